@@ -1,0 +1,3 @@
+export * from './terms.js';
+export * from './dictionary.js';
+export * from './dataset.js';
