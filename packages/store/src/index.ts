@@ -1,1 +1,5 @@
-export {};
+export * from './api.js';
+export { openStore, LabelledQuadStore } from './store.js';
+export { SnapshotDataset } from './snapshot.js';
+export { StoreError, type StoreErrorCode } from './errors.js';
+export { DEFAULT_LABEL_ID } from './labels.js';

@@ -1,0 +1,140 @@
+/**
+ * Files of a durable store, in its folder:
+ *
+ *   checkpoint-<txId>.ckpt   the whole state as of commit txId (one transaction of frames)
+ *   wal-<txId>.log           commits after txId, appended and fsynced one by one
+ *
+ * Restart = newest readable checkpoint + replay of the logs. A checkpoint is written to a temporary
+ * file, fsynced and renamed, then a new log is started and the older files are removed.
+ */
+import { mkdirSync, openSync, fsyncSync, closeSync, readdirSync, rmSync, ftruncateSync } from 'node:fs';
+import { open, rename, type FileHandle } from 'node:fs/promises';
+import { join } from 'node:path';
+import { StoreError } from './errors.js';
+import { FrameType, readFrames, type Frame } from './wal.js';
+
+const pad = (n: number) => String(n).padStart(10, '0');
+export const checkpointName = (txId: number) => `checkpoint-${pad(txId)}.ckpt`;
+export const walName = (txId: number) => `wal-${pad(txId)}.log`;
+
+export interface DirListing {
+  checkpoints: number[];
+  wals: number[];
+}
+
+export function listDir(dir: string): DirListing {
+  mkdirSync(dir, { recursive: true });
+  const checkpoints: number[] = [];
+  const wals: number[] = [];
+  for (const f of readdirSync(dir)) {
+    let m = /^checkpoint-(\d+)\.ckpt$/.exec(f);
+    if (m) checkpoints.push(Number(m[1]));
+    m = /^wal-(\d+)\.log$/.exec(f);
+    if (m) wals.push(Number(m[1]));
+    if (f.endsWith('.tmp')) rmSync(join(dir, f), { force: true });
+  }
+  checkpoints.sort((a, b) => a - b);
+  wals.sort((a, b) => a - b);
+  return { checkpoints, wals };
+}
+
+/** The committed transactions of a file, in order; `validEnd` = byte offset after the last one. */
+export function readTransactions(path: string): { txs: Frame[][]; validEnd: number } {
+  const txs: Frame[][] = [];
+  let current: Frame[] | undefined;
+  let validEnd = 0;
+  for (const frame of readFrames(path)) {
+    if (frame.type === FrameType.Begin) {
+      current = [frame];
+    } else if (current === undefined) {
+      break; // a frame outside a transaction: the rest is not trustworthy
+    } else if (frame.type === FrameType.Commit) {
+      current.push(frame);
+      txs.push(current);
+      current = undefined;
+      validEnd = frame.end;
+    } else {
+      current.push(frame);
+    }
+  }
+  return { txs, validEnd };
+}
+
+export function syncDir(dir: string): void {
+  const fd = openSync(dir, 'r');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** An open log file: appends whole transactions and fsyncs before reporting them committed. */
+export class WalWriter {
+  private constructor(
+    private readonly handle: FileHandle,
+    private size: number,
+    private readonly fsync: boolean,
+  ) {}
+
+  static async open(path: string, validEnd: number | undefined, fsync: boolean): Promise<WalWriter> {
+    if (validEnd !== undefined) {
+      const fd = openSync(path, 'r+');
+      try {
+        ftruncateSync(fd, validEnd); // drop a torn tail left by a crash
+        fsyncSync(fd);
+      } finally {
+        closeSync(fd);
+      }
+    }
+    const handle = await open(path, 'a');
+    const { size } = await handle.stat();
+    return new WalWriter(handle, size, fsync);
+  }
+
+  get bytes(): number {
+    return this.size;
+  }
+
+  async append(chunks: readonly Buffer[]): Promise<void> {
+    try {
+      let batch: Buffer[] = [];
+      let batchBytes = 0;
+      for (const c of chunks) {
+        batch.push(c);
+        batchBytes += c.byteLength;
+        if (batchBytes >= 8 << 20) {
+          await this.handle.writev(batch);
+          this.size += batchBytes;
+          batch = [];
+          batchBytes = 0;
+        }
+      }
+      if (batch.length > 0) {
+        await this.handle.writev(batch);
+        this.size += batchBytes;
+      }
+      if (this.fsync) await this.handle.datasync();
+    } catch (err) {
+      throw new StoreError('STORE_IO', `could not write the transaction log: ${(err as Error).message}`, { cause: err });
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.handle.close();
+  }
+}
+
+/** Write a file atomically: temp file, fsync, rename, fsync the folder. */
+export async function writeFileAtomic(dir: string, name: string, chunks: readonly Buffer[]): Promise<void> {
+  const tmp = join(dir, name + '.tmp');
+  const handle = await open(tmp, 'w');
+  try {
+    for (let i = 0; i < chunks.length; i += 256) await handle.writev(chunks.slice(i, i + 256) as Buffer[]);
+    await handle.datasync();
+  } finally {
+    await handle.close();
+  }
+  await rename(tmp, join(dir, name));
+  syncDir(dir);
+}

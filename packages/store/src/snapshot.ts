@@ -1,0 +1,171 @@
+/**
+ * A consistent, read-only Dataset over one committed state of the store, optionally narrowed by a
+ * visibility mask (a view). This is the single enforcement point of ABAC: every read path — match,
+ * batches, counts, graph lists — goes through `scan`, which drops rows whose label the mask hides.
+ */
+import type { Dataset, IdQuad, LabelPredicate, QuadBatch, QuadPattern, Term } from '@ianode/rdf';
+import { termToKey, type TermDictionary } from '@ianode/rdf';
+import type { RowColumns } from './columns.js';
+import type { LabelTable } from './labels.js';
+import { boundPrefix, chooseOrder, ORDERS } from './orders.js';
+import { prefixRange, type Run } from './run.js';
+import { VisibilityMask } from './visibility.js';
+
+/** One committed state. Immutable once published (the columns only grow past `rowCount`). */
+export interface StoreState {
+  readonly txId: number;
+  readonly cols: RowColumns;
+  readonly runs: readonly Run[];
+  readonly rowCount: number;
+  /** Rows deleted at or before txId (0 lets scans skip the deleted check). */
+  readonly deletedRows: number;
+  readonly dict: TermDictionary;
+  readonly labels: LabelTable;
+}
+
+const MAX_ID = 0xffffffff;
+
+export class SnapshotDataset implements Dataset {
+  constructor(
+    readonly state: StoreState,
+    private readonly mask?: VisibilityMask,
+  ) {}
+
+  lookup(term: Term): number | undefined {
+    return this.state.dict.lookupKey(termToKey(term));
+  }
+
+  term(id: number): Term {
+    return this.state.dict.term(id);
+  }
+
+  key(id: number): string {
+    return this.state.dict.key(id);
+  }
+
+  view(visible: LabelPredicate): Dataset {
+    const outer = this.mask;
+    const pred: LabelPredicate = outer ? (label) => outer.predicate(label) && visible(label) : visible;
+    return new SnapshotDataset(this.state, new VisibilityMask(this.state.labels, pred));
+  }
+
+  *match(pattern: QuadPattern): Iterable<IdQuad> {
+    for (const b of this.matchBatches(pattern)) {
+      for (let i = 0; i < b.length; i++) yield { s: b.s[i]!, p: b.p[i]!, o: b.o[i]!, g: b.g[i]! };
+    }
+  }
+
+  *matchBatches(pattern: QuadPattern, batchSize = 1024): Iterable<QuadBatch> {
+    if (!validPattern(pattern)) return;
+    const size = Math.max(1, batchSize | 0);
+    const batch: QuadBatch = {
+      length: 0,
+      s: new Uint32Array(size),
+      p: new Uint32Array(size),
+      o: new Uint32Array(size),
+      g: new Uint32Array(size),
+    };
+    const order = chooseOrder(pattern);
+    const keys = ORDERS[order];
+    const prefix = boundPrefix(order, pattern);
+    const { state, mask } = this;
+    for (const run of state.runs) {
+      const perm = run.perms[order];
+      const [lo, hi] = prefixRange(state.cols, keys, perm, prefix);
+      let i = lo;
+      while (i < hi) {
+        // Re-read the columns each batch: a concurrent commit may have grown (replaced) them.
+        const { g, s, p, o, label, deleted } = state.cols;
+        const dels = state.deletedRows > 0 ? deleted : undefined;
+        const txId = state.txId;
+        let n = 0;
+        for (; i < hi && n < size; i++) {
+          const r = perm[i]!;
+          if (dels !== undefined) {
+            const d = dels[r]!;
+            if (d !== 0 && d <= txId) continue;
+          }
+          if (mask !== undefined && !mask.visible(label[r]!)) continue;
+          batch.s[n] = s[r]!;
+          batch.p[n] = p[r]!;
+          batch.o[n] = o[r]!;
+          batch.g[n] = g[r]!;
+          n++;
+        }
+        if (n > 0) {
+          batch.length = n;
+          yield batch;
+        }
+      }
+    }
+  }
+
+  count(pattern: QuadPattern): number {
+    if (!validPattern(pattern)) return 0;
+    const { state, mask } = this;
+    const order = chooseOrder(pattern);
+    const keys = ORDERS[order];
+    const prefix = boundPrefix(order, pattern);
+    const exactRanges = state.deletedRows === 0 && (mask === undefined || mask.allVisible());
+    let total = 0;
+    for (const run of state.runs) {
+      const perm = run.perms[order];
+      const [lo, hi] = prefixRange(state.cols, keys, perm, prefix);
+      if (exactRanges) {
+        total += hi - lo;
+        continue;
+      }
+      const { label, deleted } = state.cols;
+      const dels = state.deletedRows > 0 ? deleted : undefined;
+      for (let i = lo; i < hi; i++) {
+        const r = perm[i]!;
+        if (dels !== undefined) {
+          const d = dels[r]!;
+          if (d !== 0 && d <= state.txId) continue;
+        }
+        if (mask !== undefined && !mask.visible(label[r]!)) continue;
+        total++;
+      }
+    }
+    return total;
+  }
+
+  graphs(): number[] {
+    const found = new Set<number>();
+    const { state } = this;
+    const keys = ORDERS.gspo;
+    for (const run of state.runs) {
+      const perm = run.perms.gspo;
+      let i = 0;
+      while (i < perm.length) {
+        const gid = state.cols.g[perm[i]!]!;
+        const [, hi] = prefixRange(state.cols, keys, perm, [gid]);
+        if (gid !== 0 && !found.has(gid) && this.anyVisible(perm, i, hi)) found.add(gid);
+        i = hi;
+      }
+    }
+    return [...found].sort((a, b) => a - b);
+  }
+
+  private anyVisible(perm: Uint32Array, lo: number, hi: number): boolean {
+    const { state, mask } = this;
+    const { label, deleted } = state.cols;
+    const dels = state.deletedRows > 0 ? deleted : undefined;
+    for (let i = lo; i < hi; i++) {
+      const r = perm[i]!;
+      if (dels !== undefined) {
+        const d = dels[r]!;
+        if (d !== 0 && d <= state.txId) continue;
+      }
+      if (mask === undefined || mask.visible(label[r]!)) return true;
+    }
+    return false;
+  }
+}
+
+function validPattern(p: QuadPattern): boolean {
+  for (const v of [p.s, p.p, p.o, p.g]) {
+    if (v !== undefined && !(Number.isInteger(v) && v >= 0 && v <= MAX_ID)) return false;
+  }
+  return true;
+}

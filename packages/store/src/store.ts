@@ -1,0 +1,394 @@
+/**
+ * The labelled quad store: a term dictionary, row columns, a stack of sorted runs, a label table,
+ * pending labels, and (when given a folder) a write-ahead log with checkpoints.
+ *
+ * One writer at a time (transactions queue on a promise chain); readers take the published state
+ * and never wait for the writer. A commit is: resolve the buffered operations, append them to the
+ * log and fsync, then apply them in memory and publish the new state.
+ */
+import { join } from 'node:path';
+import { rmSync } from 'node:fs';
+import type { Dataset, IdQuad, LabelPredicate, QuadBatch, QuadPattern, Term } from '@ianode/rdf';
+import { TermDictionary } from '@ianode/rdf';
+import type { KeyQuad, LoadOptions, LoadResult, QuadStore, StoreOptions, StoreStats, WriteTransaction } from './api.js';
+import { RowColumns } from './columns.js';
+import { StoreError } from './errors.js';
+import { LabelTable } from './labels.js';
+import { loadRdf } from './loader.js';
+import { ORDERS } from './orders.js';
+import {
+  checkpointName, listDir, readTransactions, walName, WalWriter, writeFileAtomic,
+} from './persistence.js';
+import { buildRun, findLiveRow, mergePerm, mergeRuns, type Run } from './run.js';
+import { SnapshotDataset, type StoreState } from './snapshot.js';
+import { quadKey, TxBuffer, type Effects } from './transaction.js';
+import {
+  decodeStrings, decodeTuples, encodeFrame, FrameType, stringFrames, tupleFrames, u32Payload, type Frame,
+} from './wal.js';
+
+const DEFAULT_CHECKPOINT_BYTES = 256 * 1024 * 1024;
+
+export async function openStore(options: StoreOptions = {}): Promise<QuadStore> {
+  const store = new LabelledQuadStore(options);
+  await store.open();
+  return store;
+}
+
+export class LabelledQuadStore implements QuadStore {
+  private readonly dict = new TermDictionary();
+  private readonly labels: LabelTable;
+  private cols = new RowColumns();
+  private runs: Run[] = [];
+  private readonly pending = new Map<string, number>();
+  private state: StoreState;
+  private liveQuads = 0;
+  private deletedRows = 0;
+  private loggedTerms = 1;
+  private loggedLabels = 1;
+  private wal: WalWriter | undefined;
+  private lock: Promise<unknown> = Promise.resolve();
+  private closed = false;
+  private readonly dir: string | undefined;
+  private readonly fsync: boolean;
+  private readonly checkpointBytes: number;
+
+  constructor(options: StoreOptions) {
+    this.labels = new LabelTable(options.defaultLabel ?? '!');
+    this.dir = options.dir;
+    this.fsync = options.fsync ?? true;
+    this.checkpointBytes = options.checkpointBytes ?? DEFAULT_CHECKPOINT_BYTES;
+    this.state = this.publish(0);
+  }
+
+  // ---- Dataset (the latest committed state) ----
+
+  lookup(term: Term): number | undefined {
+    return this.snapshot().lookup(term);
+  }
+  term(id: number): Term {
+    return this.dict.term(id);
+  }
+  key(id: number): string {
+    return this.dict.key(id);
+  }
+  match(pattern: QuadPattern): Iterable<IdQuad> {
+    return this.snapshot().match(pattern);
+  }
+  matchBatches(pattern: QuadPattern, batchSize?: number): Iterable<QuadBatch> {
+    return this.snapshot().matchBatches(pattern, batchSize);
+  }
+  count(pattern: QuadPattern): number {
+    return this.snapshot().count(pattern);
+  }
+  graphs(): number[] {
+    return this.snapshot().graphs();
+  }
+  view(visible: LabelPredicate): Dataset {
+    return this.snapshot().view(visible);
+  }
+  snapshot(): SnapshotDataset {
+    return new SnapshotDataset(this.state);
+  }
+
+  labelOf(quad: KeyQuad): string | undefined {
+    const ids = [quad.g, quad.s, quad.p, quad.o].map((k) => this.dict.lookupKey(k));
+    if (ids.some((id) => id === undefined)) return undefined;
+    const [g, s, p, o] = ids as number[];
+    const { cols, runs } = this.state;
+    for (let k = runs.length - 1; k >= 0; k--) {
+      const r = findLiveRow(cols, this.state.deletedRows > 0 ? cols.deleted : undefined, runs[k]!, g!, s!, p!, o!);
+      if (r >= 0) return this.labels.text(cols.label[r]!);
+    }
+    return undefined;
+  }
+
+  stats(): StoreStats {
+    return {
+      quads: this.liveQuads,
+      terms: this.dict.size,
+      labels: this.labels.size,
+      logBytes: this.wal?.bytes ?? 0,
+      txId: this.state.txId,
+    };
+  }
+
+  // ---- writes ----
+
+  load(input: string | AsyncIterable<string | Uint8Array>, options: LoadOptions): Promise<LoadResult> {
+    return this.transactionWithId((tx) => loadRdf(tx, this.dict, this.labels, input, options)).then(
+      ([result, txId]) => ({ ...result, txId }),
+    );
+  }
+
+  async transaction<T>(body: (tx: WriteTransaction) => T | Promise<T>): Promise<T> {
+    const [result] = await this.transactionWithId(body);
+    return result;
+  }
+
+  private transactionWithId<T>(body: (tx: TxBuffer) => T | Promise<T>): Promise<[T, number]> {
+    const run = this.lock.then(() => this.runTransaction(body));
+    this.lock = run.catch(() => undefined);
+    return run;
+  }
+
+  private async runTransaction<T>(body: (tx: TxBuffer) => T | Promise<T>): Promise<[T, number]> {
+    if (this.closed) throw new StoreError('STORE_CLOSED', 'the store is closed');
+    const firstRow = this.cols.length;
+    const tx = new TxBuffer(this.dict, this.labels, this.cols, firstRow);
+    try {
+      const result = await body(tx);
+      const effects = tx.resolve(this.runs, this.pending);
+      const changed =
+        effects.addRows.length > 0 || effects.deleteRows.length > 0 || effects.pendingSet.size > 0 || effects.pendingDelete.length > 0;
+      if (!changed) {
+        this.cols.truncate(firstRow);
+        return [result, this.state.txId];
+      }
+      const txId = this.state.txId + 1;
+      if (this.wal) await this.wal.append(this.encodeTransaction(txId, effects));
+      this.apply(txId, effects);
+      if (this.wal && this.wal.bytes >= this.checkpointBytes) await this.writeCheckpoint();
+      return [result, txId];
+    } catch (err) {
+      this.cols.truncate(firstRow);
+      throw err;
+    }
+  }
+
+  /** Apply resolved effects in memory and publish the new state. */
+  private apply(txId: number, effects: Effects): void {
+    const cols = this.cols;
+    for (const r of effects.deleteRows) cols.markDeleted(r, txId);
+    this.deletedRows += effects.deleteRows.length;
+    for (const key of effects.pendingDelete) this.pending.delete(key);
+    for (const [key, label] of effects.pendingSet) this.pending.set(key, label);
+    if (effects.addRows.length > 0) {
+      this.pushRun(buildRun(cols, effects.addRows, true));
+    }
+    this.liveQuads += effects.addRows.length - effects.deleteRows.length;
+    this.state = this.publish(txId);
+  }
+
+  /** Add a run and merge runs of similar size (each row is merged O(log n) times). */
+  private pushRun(run: Run): void {
+    const runs = [...this.runs, run];
+    while (runs.length >= 2 && runs[runs.length - 2]!.size <= 2 * runs[runs.length - 1]!.size) {
+      const b = runs.pop()!;
+      const a = runs.pop()!;
+      runs.push(mergeRuns(this.cols, a, b));
+    }
+    this.runs = runs;
+  }
+
+  private publish(txId: number): StoreState {
+    return {
+      txId,
+      cols: this.cols,
+      runs: this.runs,
+      rowCount: this.cols.length,
+      deletedRows: this.deletedRows,
+      dict: this.dict,
+      labels: this.labels,
+    };
+  }
+
+  // ---- durability ----
+
+  private encodeTransaction(txId: number, effects: Effects): Buffer[] {
+    const cols = this.cols;
+    const frames: Buffer[] = [...encodeFrame(FrameType.Begin, u32Payload(txId))];
+    frames.push(...this.newStringFrames());
+    if (effects.deleteRows.length > 0) {
+      frames.push(...tupleFrames(FrameType.Delete, [cols.g, cols.s, cols.p, cols.o], effects.deleteRows, effects.deleteRows.length));
+    }
+    if (effects.addRows.length > 0) {
+      frames.push(...tupleFrames(FrameType.Add, [cols.g, cols.s, cols.p, cols.o, cols.label], effects.addRows, effects.addRows.length));
+    }
+    if (effects.pendingSet.size > 0) frames.push(...pendingFrames(FrameType.PendingSet, [...effects.pendingSet]));
+    if (effects.pendingDelete.length > 0) {
+      frames.push(...pendingFrames(FrameType.PendingDelete, effects.pendingDelete.map((k) => [k, 0] as [string, number])));
+    }
+    frames.push(...encodeFrame(FrameType.Commit, u32Payload(txId)));
+    return frames;
+  }
+
+  /** Terms and labels created since the last logged transaction (including those of rolled-back
+   * transactions, so ids stay identical after replay). */
+  private newStringFrames(): Buffer[] {
+    const frames: Buffer[] = [];
+    if (this.dict.size > this.loggedTerms) {
+      frames.push(...stringFrames(FrameType.Terms, this.loggedTerms, this.dict.keysFrom(this.loggedTerms)));
+      this.loggedTerms = this.dict.size;
+    }
+    if (this.labels.size > this.loggedLabels) {
+      frames.push(...stringFrames(FrameType.Labels, this.loggedLabels, this.labels.textsFrom(this.loggedLabels)));
+      this.loggedLabels = this.labels.size;
+    }
+    return frames;
+  }
+
+  /** Apply one logged transaction (replay). */
+  private replay(frames: Frame[]): void {
+    const txId = frames[0]!.payload.readUInt32LE(0);
+    if (txId <= this.state.txId) return; // already in the checkpoint
+    const effects: Effects = { addRows: new Uint32Array(0), deleteRows: [], pendingSet: new Map(), pendingDelete: [] };
+    const firstRow = this.cols.length;
+    for (const f of frames) {
+      switch (f.type) {
+        case FrameType.Terms: {
+          const { firstId, strings } = decodeStrings(f.payload);
+          this.restoreStrings(firstId, strings, this.dict.size, (k) => this.dict.intern(k), 'term');
+          break;
+        }
+        case FrameType.Labels: {
+          const { firstId, strings } = decodeStrings(f.payload);
+          this.restoreStrings(firstId, strings, this.labels.size, (t) => this.labels.restore(t), 'label');
+          break;
+        }
+        case FrameType.Delete: {
+          const t = decodeTuples(f.payload);
+          for (let i = 0; i < t.length; i += 4) {
+            for (let k = this.runs.length - 1; k >= 0; k--) {
+              const r = findLiveRow(this.cols, this.cols.deleted, this.runs[k]!, t[i]!, t[i + 1]!, t[i + 2]!, t[i + 3]!);
+              if (r >= 0) {
+                effects.deleteRows.push(r);
+                break;
+              }
+            }
+          }
+          break;
+        }
+        case FrameType.Add: {
+          const t = decodeTuples(f.payload);
+          this.cols.reserve(t.length / 5);
+          for (let i = 0; i < t.length; i += 5) this.cols.push(t[i]!, t[i + 1]!, t[i + 2]!, t[i + 3]!, t[i + 4]!);
+          break;
+        }
+        case FrameType.PendingSet: {
+          const t = decodeTuples(f.payload);
+          for (let i = 0; i < t.length; i += 5) effects.pendingSet.set(quadKey(t[i]!, t[i + 1]!, t[i + 2]!, t[i + 3]!), t[i + 4]!);
+          break;
+        }
+        case FrameType.PendingDelete: {
+          const t = decodeTuples(f.payload);
+          for (let i = 0; i < t.length; i += 5) effects.pendingDelete.push(quadKey(t[i]!, t[i + 1]!, t[i + 2]!, t[i + 3]!));
+          break;
+        }
+        default:
+          break;
+      }
+    }
+    // Logged rows are in SPOG order and were appended contiguously.
+    effects.addRows = new Uint32Array(this.cols.length - firstRow);
+    for (let i = 0; i < effects.addRows.length; i++) effects.addRows[i] = firstRow + i;
+    this.loggedTerms = this.dict.size;
+    this.loggedLabels = this.labels.size;
+    this.apply(txId, effects);
+  }
+
+  private restoreStrings(firstId: number, strings: string[], size: number, add: (s: string) => number, what: string): void {
+    if (firstId !== size) {
+      throw new StoreError('STORE_CORRUPT', `log ${what} ids out of sequence: expected ${size}, found ${firstId}`);
+    }
+    for (const s of strings) add(s);
+  }
+
+  async open(): Promise<void> {
+    if (this.dir === undefined) return;
+    const dir = this.dir;
+    const { checkpoints, wals } = listDir(dir);
+    let base = 0;
+    for (let i = checkpoints.length - 1; i >= 0; i--) {
+      const txId = checkpoints[i]!;
+      const { txs } = readTransactions(join(dir, checkpointName(txId)));
+      if (txs.length === 1) {
+        this.replay(txs[0]!);
+        base = txId;
+        break;
+      }
+    }
+    // wal-T holds the commits after checkpoint T; logs older than the checkpoint are obsolete.
+    let lastWal: { txId: number; validEnd: number } | undefined;
+    for (const w of wals) {
+      if (w < base) continue;
+      const { txs, validEnd } = readTransactions(join(dir, walName(w)));
+      for (const t of txs) this.replay(t);
+      lastWal = { txId: w, validEnd };
+    }
+    if (lastWal) {
+      this.wal = await WalWriter.open(join(dir, walName(lastWal.txId)), lastWal.validEnd, this.fsync);
+    } else {
+      this.wal = await WalWriter.open(join(dir, walName(base)), undefined, this.fsync);
+    }
+    this.removeObsolete(base);
+    this.cols.trim();
+  }
+
+  /** Remove checkpoints and logs that the checkpoint at `checkpointTx` supersedes. */
+  private removeObsolete(checkpointTx: number): void {
+    if (this.dir === undefined) return;
+    const { checkpoints, wals } = listDir(this.dir);
+    for (const c of checkpoints) if (c < checkpointTx) rmSync(join(this.dir, checkpointName(c)), { force: true });
+    for (const w of wals) if (w < checkpointTx) rmSync(join(this.dir, walName(w)), { force: true });
+  }
+
+  async checkpoint(): Promise<void> {
+    const run = this.lock.then(() => this.writeCheckpoint());
+    this.lock = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Write the whole state as one transaction, then start a new log (caller holds the lock). */
+  private async writeCheckpoint(): Promise<void> {
+    if (this.dir === undefined || this.closed) return;
+    const txId = this.state.txId;
+    const cols = this.cols;
+    const live = this.liveRowsInSpogOrder();
+    const frames: Buffer[] = [...encodeFrame(FrameType.Begin, u32Payload(txId))];
+    frames.push(...stringFrames(FrameType.Terms, 1, this.dict.keysFrom(1)));
+    frames.push(...stringFrames(FrameType.Labels, 1, this.labels.textsFrom(1)));
+    frames.push(...tupleFrames(FrameType.Add, [cols.g, cols.s, cols.p, cols.o, cols.label], live, live.length));
+    if (this.pending.size > 0) frames.push(...pendingFrames(FrameType.PendingSet, [...this.pending]));
+    frames.push(...encodeFrame(FrameType.Commit, u32Payload(txId)));
+    await writeFileAtomic(this.dir, checkpointName(txId), frames);
+    const old = this.wal;
+    this.wal = await WalWriter.open(join(this.dir, walName(txId)), undefined, this.fsync);
+    await old?.close();
+    this.loggedTerms = this.dict.size;
+    this.loggedLabels = this.labels.size;
+    this.removeObsolete(txId);
+  }
+
+  /** Live rows of the current state in SPOG order (merging the runs' SPOG permutations). */
+  private liveRowsInSpogOrder(): Uint32Array {
+    let spog: Uint32Array = new Uint32Array(0);
+    for (const run of this.runs) spog = spog.length === 0 ? run.perms.spog : mergePerm(this.cols, ORDERS.spog, spog, run.perms.spog);
+    const deleted = this.cols.deleted;
+    if (!deleted || this.deletedRows === 0) return spog;
+    return spog.filter((r) => deleted[r] === 0);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    await this.lock;
+    this.closed = true;
+    await this.wal?.close();
+    this.wal = undefined;
+  }
+}
+
+function pendingFrames(type: FrameType, entries: [string, number][]): Buffer[] {
+  const n = entries.length;
+  const cols = [new Uint32Array(n), new Uint32Array(n), new Uint32Array(n), new Uint32Array(n), new Uint32Array(n)];
+  entries.forEach(([key, label], i) => {
+    const [g, s, p, o] = key.split(' ').map(Number);
+    cols[0]![i] = g!;
+    cols[1]![i] = s!;
+    cols[2]![i] = p!;
+    cols[3]![i] = o!;
+    cols[4]![i] = label;
+  });
+  return tupleFrames(type, cols, undefined, n);
+}
+
+export { ORDERS };

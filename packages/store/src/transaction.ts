@@ -1,0 +1,222 @@
+/**
+ * A write transaction's buffer and its resolution into effects.
+ *
+ * Added quads are written straight into the row columns past the committed row count (no copy of
+ * a bulk load); deletes and label assignments are kept as a short op list with their position in
+ * the add sequence. At commit, everything is sorted by quad (stable, so the order of operations
+ * on one quad is kept) and each quad's operations are replayed against its stored state: the
+ * result is the rows to add, the rows to delete and the pending-label changes.
+ */
+import type { TermDictionary } from '@ianode/rdf';
+import type { KeyQuad, WriteTransaction } from './api.js';
+import type { RowColumns } from './columns.js';
+import { DEFAULT_LABEL_ID, type LabelTable } from './labels.js';
+import { ORDERS } from './orders.js';
+import { compareRows, sortRows } from './radix-sort.js';
+import { findLiveRow, type Run } from './run.js';
+
+/** Label id of an add that names no label (keep the current one, else pending, else default). */
+export const NO_LABEL = 0xffffffff;
+
+const enum OpKind {
+  Delete = 1,
+  SetLabel = 2,
+}
+
+interface Op {
+  kind: OpKind;
+  /** Position in the add sequence: the op happened after adds with row < seq. */
+  seq: number;
+  g: number;
+  s: number;
+  p: number;
+  o: number;
+  label: number;
+}
+
+export interface Effects {
+  /** New rows (ids in the columns), in SPOG order, labels final. */
+  addRows: Uint32Array;
+  /** Stored rows to mark deleted. */
+  deleteRows: number[];
+  /** Pending labels to set: quad key -> label id. */
+  pendingSet: Map<string, number>;
+  /** Pending labels to drop. */
+  pendingDelete: string[];
+}
+
+export function quadKey(g: number, s: number, p: number, o: number): string {
+  return `${g} ${s} ${p} ${o}`;
+}
+
+export class TxBuffer implements WriteTransaction {
+  readonly ops: Op[] = [];
+
+  constructor(
+    private readonly dict: TermDictionary,
+    private readonly labels: LabelTable,
+    readonly cols: RowColumns,
+    readonly firstRow: number,
+  ) {}
+
+  add(quad: KeyQuad, label?: string): void {
+    const l = label === undefined ? NO_LABEL : this.labels.intern(label);
+    const d = this.dict;
+    this.cols.push(d.intern(quad.g), d.intern(quad.s), d.intern(quad.p), d.intern(quad.o), l);
+  }
+
+  /** Hot path of the loader: ids already interned. */
+  addIds(g: number, s: number, p: number, o: number, label: number): void {
+    this.cols.push(g, s, p, o, label);
+  }
+
+  delete(quad: KeyQuad): void {
+    const d = this.dict;
+    const g = d.lookupKey(quad.g);
+    const s = d.lookupKey(quad.s);
+    const p = d.lookupKey(quad.p);
+    const o = d.lookupKey(quad.o);
+    if (g === undefined || s === undefined || p === undefined || o === undefined) return;
+    this.ops.push({ kind: OpKind.Delete, seq: this.cols.length, g, s, p, o, label: 0 });
+  }
+
+  setLabel(quad: KeyQuad, label: string): void {
+    const l = this.labels.intern(label);
+    const d = this.dict;
+    this.setLabelIds(d.intern(quad.g), d.intern(quad.s), d.intern(quad.p), d.intern(quad.o), l);
+  }
+
+  setLabelIds(g: number, s: number, p: number, o: number, label: number): void {
+    this.ops.push({ kind: OpKind.SetLabel, seq: this.cols.length, g, s, p, o, label });
+  }
+
+  get addCount(): number {
+    return this.cols.length - this.firstRow;
+  }
+
+  /** Resolve the buffered operations against the committed state. */
+  resolve(runs: readonly Run[], pending: ReadonlyMap<string, number>): Effects {
+    const cols = this.cols;
+    const n = this.addCount;
+    const added = new Uint32Array(n);
+    for (let i = 0; i < n; i++) added[i] = this.firstRow + i;
+    sortRows(cols, ORDERS.spog, added);
+    const ops = [...this.ops].sort(
+      (a, b) => a.s - b.s || a.p - b.p || a.o - b.o || a.g - b.g || a.seq - b.seq,
+    );
+    const out: number[] = [];
+    const effects: Effects = { addRows: new Uint32Array(0), deleteRows: [], pendingSet: new Map(), pendingDelete: [] };
+    const hasStored = runs.length > 0;
+    let i = 0;
+    let j = 0;
+    while (i < n || j < ops.length) {
+      // The next quad: the smaller of the next add and the next op.
+      let g: number, s: number, p: number, o: number;
+      const op = ops[j];
+      if (i < n && (op === undefined || compareRowToOp(cols, added[i]!, op) <= 0)) {
+        const r = added[i]!;
+        g = cols.g[r]!;
+        s = cols.s[r]!;
+        p = cols.p[r]!;
+        o = cols.o[r]!;
+      } else {
+        ({ g, s, p, o } = op!);
+      }
+      const iEnd = advanceAdds(cols, added, i, g, s, p, o);
+      let jEnd = j;
+      while (jEnd < ops.length && sameQuad(ops[jEnd]!, g, s, p, o)) jEnd++;
+      this.resolveQuad(g, s, p, o, added, i, iEnd, ops, j, jEnd, runs, hasStored, pending, out, effects);
+      i = iEnd;
+      j = jEnd;
+    }
+    effects.addRows = Uint32Array.from(out);
+    return effects;
+  }
+
+  private resolveQuad(
+    g: number, s: number, p: number, o: number,
+    added: Uint32Array, i0: number, i1: number,
+    ops: readonly Op[], j0: number, j1: number,
+    runs: readonly Run[], hasStored: boolean,
+    pending: ReadonlyMap<string, number>,
+    out: number[], effects: Effects,
+  ): void {
+    const cols = this.cols;
+    let stored = -1;
+    if (hasStored) {
+      for (let k = runs.length - 1; k >= 0 && stored < 0; k--) stored = findLiveRow(cols, cols.deleted, runs[k]!, g, s, p, o);
+    }
+    const key = pending.size > 0 || j1 > j0 ? quadKey(g, s, p, o) : '';
+    const pendingBefore = key !== '' ? pending.get(key) : undefined;
+    let present = stored >= 0;
+    let label = present ? cols.label[stored]! : 0;
+    let pendingLabel = pendingBefore;
+    let row = -1;
+    // Merge adds (by row = seq) and ops (by seq) in sequence order.
+    let a = i0;
+    let b = j0;
+    while (a < i1 || b < j1) {
+      const op = ops[b];
+      if (a < i1 && (op === undefined || added[a]! < op.seq)) {
+        const r = added[a++]!;
+        let l = cols.label[r]!;
+        if (l === NO_LABEL) l = present ? label : (pendingLabel ?? DEFAULT_LABEL_ID);
+        present = true;
+        label = l;
+        row = r;
+        pendingLabel = undefined;
+      } else {
+        b++;
+        if (op!.kind === OpKind.Delete) {
+          present = false;
+          row = -1;
+        } else if (present) {
+          label = op!.label;
+        } else {
+          pendingLabel = op!.label;
+        }
+      }
+    }
+    if (stored >= 0) {
+      if (present && label === cols.label[stored]) {
+        // unchanged: keep the stored row
+      } else {
+        effects.deleteRows.push(stored);
+        if (present) out.push(this.placeRow(row, g, s, p, o, label));
+      }
+    } else if (present) {
+      out.push(this.placeRow(row, g, s, p, o, label));
+    }
+    if (key !== '' && pendingLabel !== pendingBefore) {
+      if (pendingLabel === undefined) effects.pendingDelete.push(key);
+      else effects.pendingSet.set(key, pendingLabel);
+    }
+  }
+
+  /** The row that will hold the quad: the last add of it, or a fresh row for a re-label. */
+  private placeRow(row: number, g: number, s: number, p: number, o: number, label: number): number {
+    if (row < 0) return this.cols.push(g, s, p, o, label);
+    this.cols.label[row] = label;
+    return row;
+  }
+}
+
+function compareRowToOp(cols: RowColumns, r: number, op: Op): number {
+  return cols.s[r]! - op.s || cols.p[r]! - op.p || cols.o[r]! - op.o || cols.g[r]! - op.g;
+}
+
+function sameQuad(op: Op, g: number, s: number, p: number, o: number): boolean {
+  return op.s === s && op.p === p && op.o === o && op.g === g;
+}
+
+function advanceAdds(cols: RowColumns, added: Uint32Array, i: number, g: number, s: number, p: number, o: number): number {
+  const n = added.length;
+  while (i < n) {
+    const r = added[i]!;
+    if (cols.s[r] !== s || cols.p[r] !== p || cols.o[r] !== o || cols.g[r] !== g) break;
+    i++;
+  }
+  return i;
+}
+
+export { compareRows };

@@ -1,0 +1,134 @@
+/**
+ * The write-ahead log and checkpoint file format: a sequence of frames, each
+ *
+ *   magic u32 | type u32 | payload length u32 | crc32(payload) u32 | payload
+ *
+ * A transaction is BEGIN, any number of TERMS / LABELS / ADD / DELETE / PENDING_SET /
+ * PENDING_DELETE frames, then COMMIT. A reader applies a transaction only when it has read its
+ * COMMIT frame intact, so a torn tail (crash in mid-write) loses only the transaction that was
+ * never acknowledged. A checkpoint file is one such transaction holding the whole state.
+ */
+import { crc32 } from 'node:zlib';
+import { closeSync, openSync, readSync, fstatSync } from 'node:fs';
+
+export const MAGIC = 0x4c4e4149; // "IANL"
+const HEADER = 16;
+
+export enum FrameType {
+  Begin = 1,
+  Terms = 2,
+  Labels = 3,
+  Add = 4,
+  Delete = 5,
+  PendingSet = 6,
+  PendingDelete = 7,
+  Commit = 8,
+}
+
+export interface Frame {
+  type: FrameType;
+  payload: Buffer;
+}
+
+/** Encode one frame (header + payload). */
+export function encodeFrame(type: FrameType, payload: Uint8Array): Buffer[] {
+  const header = Buffer.allocUnsafe(HEADER);
+  header.writeUInt32LE(MAGIC, 0);
+  header.writeUInt32LE(type, 4);
+  header.writeUInt32LE(payload.byteLength, 8);
+  header.writeUInt32LE(crc32(payload), 12);
+  return [header, Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength)];
+}
+
+export function u32Payload(...values: number[]): Buffer {
+  const b = Buffer.allocUnsafe(values.length * 4);
+  values.forEach((v, i) => b.writeUInt32LE(v, i * 4));
+  return b;
+}
+
+const STRINGS_PER_FRAME = 65536;
+
+/** Frames holding strings (terms or labels) with ids from `firstId`, in chunks. */
+export function stringFrames(type: FrameType.Terms | FrameType.Labels, firstId: number, strings: readonly string[]): Buffer[] {
+  const out: Buffer[] = [];
+  for (let start = 0; start < strings.length; start += STRINGS_PER_FRAME) {
+    const end = Math.min(strings.length, start + STRINGS_PER_FRAME);
+    let max = 8 + (end - start) * 4;
+    for (let i = start; i < end; i++) max += strings[i]!.length * 3;
+    const buf = Buffer.allocUnsafe(max);
+    buf.writeUInt32LE(firstId + start, 0);
+    buf.writeUInt32LE(end - start, 4);
+    let off = 8 + (end - start) * 4;
+    for (let i = start; i < end; i++) {
+      const n = buf.write(strings[i]!, off, 'utf8');
+      buf.writeUInt32LE(n, 8 + (i - start) * 4);
+      off += n;
+    }
+    out.push(...encodeFrame(type, buf.subarray(0, off)));
+  }
+  return out;
+}
+
+export function decodeStrings(payload: Buffer): { firstId: number; strings: string[] } {
+  const firstId = payload.readUInt32LE(0);
+  const count = payload.readUInt32LE(4);
+  const strings = new Array<string>(count);
+  let off = 8 + count * 4;
+  for (let i = 0; i < count; i++) {
+    const n = payload.readUInt32LE(8 + i * 4);
+    strings[i] = payload.toString('utf8', off, off + n);
+    off += n;
+  }
+  return { firstId, strings };
+}
+
+const ROWS_PER_FRAME = 1 << 20;
+
+/** Frames of fixed-width u32 tuples (`width` values each) taken from parallel columns. */
+export function tupleFrames(type: FrameType, columns: readonly Uint32Array[], rows: ArrayLike<number> | undefined, count: number): Buffer[] {
+  const width = columns.length;
+  const out: Buffer[] = [];
+  for (let start = 0; start < count; start += ROWS_PER_FRAME) {
+    const end = Math.min(count, start + ROWS_PER_FRAME);
+    const data = new Uint32Array((end - start) * width);
+    let k = 0;
+    for (let i = start; i < end; i++) {
+      const r = rows === undefined ? i : rows[i]!;
+      for (let c = 0; c < width; c++) data[k++] = columns[c]![r]!;
+    }
+    out.push(...encodeFrame(type, new Uint8Array(data.buffer)));
+  }
+  return out;
+}
+
+export function decodeTuples(payload: Buffer): Uint32Array {
+  // Copy to an aligned buffer (the payload may start at any offset).
+  const copy = new Uint32Array(payload.byteLength / 4);
+  new Uint8Array(copy.buffer).set(payload);
+  return copy;
+}
+
+/** Read frames of a file in order; stops at the first torn or corrupt frame. */
+export function* readFrames(path: string): Generator<Frame & { end: number }> {
+  const fd = openSync(path, 'r');
+  try {
+    const size = fstatSync(fd).size;
+    const header = Buffer.allocUnsafe(HEADER);
+    let pos = 0;
+    while (pos + HEADER <= size) {
+      if (readSync(fd, header, 0, HEADER, pos) !== HEADER) return;
+      if (header.readUInt32LE(0) !== MAGIC) return;
+      const type = header.readUInt32LE(4) as FrameType;
+      const len = header.readUInt32LE(8);
+      const crc = header.readUInt32LE(12);
+      if (pos + HEADER + len > size) return;
+      const payload = Buffer.allocUnsafe(len);
+      if (len > 0 && readSync(fd, payload, 0, len, pos + HEADER) !== len) return;
+      if (crc32(payload) !== crc) return;
+      pos += HEADER + len;
+      yield { type, payload, end: pos };
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
