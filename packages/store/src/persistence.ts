@@ -71,6 +71,8 @@ export function syncDir(dir: string): void {
 
 /** An open log file: appends whole transactions and fsyncs before reporting them committed. */
 export class WalWriter {
+  private broken = false;
+
   private constructor(
     private readonly handle: FileHandle,
     private size: number,
@@ -96,7 +98,12 @@ export class WalWriter {
     return this.size;
   }
 
+  /** Append one transaction's frames and sync. On failure the file is cut back to where it was,
+   * so a half-written transaction never sits in front of later ones; if even that fails the
+   * writer refuses further appends (the store must be reopened). */
   async append(chunks: readonly Buffer[]): Promise<void> {
+    if (this.broken) throw new StoreError('STORE_IO', 'the transaction log is unusable after an earlier write error; reopen the store');
+    const start = this.size;
     try {
       let batch: Buffer[] = [];
       let batchBytes = 0;
@@ -104,20 +111,32 @@ export class WalWriter {
         batch.push(c);
         batchBytes += c.byteLength;
         if (batchBytes >= 8 << 20) {
-          await this.handle.writev(batch);
-          this.size += batchBytes;
+          await this.writeAll(batch, batchBytes);
           batch = [];
           batchBytes = 0;
         }
       }
-      if (batch.length > 0) {
-        await this.handle.writev(batch);
-        this.size += batchBytes;
-      }
+      if (batch.length > 0) await this.writeAll(batch, batchBytes);
       if (this.fsync) await this.handle.datasync();
     } catch (err) {
+      try {
+        await this.handle.truncate(start);
+        this.size = start;
+      } catch {
+        this.broken = true;
+      }
       throw new StoreError('STORE_IO', `could not write the transaction log: ${(err as Error).message}`, { cause: err });
     }
+  }
+
+  /** writev until every byte is written (a short write continues where it stopped). */
+  private async writeAll(buffers: Buffer[], total: number): Promise<void> {
+    let written = (await this.handle.writev(buffers)).bytesWritten;
+    while (written < total) {
+      const rest = Buffer.concat(buffers).subarray(written);
+      written += (await this.handle.write(rest)).bytesWritten;
+    }
+    this.size += total;
   }
 
   async close(): Promise<void> {

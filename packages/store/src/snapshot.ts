@@ -56,8 +56,9 @@ export class SnapshotDataset implements Dataset {
   }
 
   *matchBatches(pattern: QuadPattern, batchSize = 1024): Iterable<QuadBatch> {
+    if (!Number.isInteger(batchSize) || batchSize < 1) throw new TypeError(`batchSize must be a positive integer, got ${batchSize}`);
     if (!validPattern(pattern)) return;
-    const size = Math.max(1, batchSize | 0);
+    const size = batchSize;
     const batch: QuadBatch = {
       length: 0,
       s: new Uint32Array(size),

@@ -48,6 +48,8 @@ export class LabelledQuadStore implements QuadStore {
   private wal: WalWriter | undefined;
   private lock: Promise<unknown> = Promise.resolve();
   private closed = false;
+  /** Why the last automatic checkpoint failed, if it did (the store keeps working on its log). */
+  lastCheckpointError: Error | undefined;
   private readonly dir: string | undefined;
   private readonly fsync: boolean;
   private readonly checkpointBytes: number;
@@ -145,9 +147,24 @@ export class LabelledQuadStore implements QuadStore {
         return [result, this.state.txId];
       }
       const txId = this.state.txId + 1;
-      if (this.wal) await this.wal.append(this.encodeTransaction(txId, effects));
+      if (this.wal) {
+        const terms = this.dict.size;
+        const labels = this.labels.size;
+        await this.wal.append(this.encodeTransaction(txId, effects));
+        // Only a written transaction advances what the log holds (a failed write is retried whole).
+        this.loggedTerms = terms;
+        this.loggedLabels = labels;
+      }
       this.apply(txId, effects);
-      if (this.wal && this.wal.bytes >= this.checkpointBytes) await this.writeCheckpoint();
+      if (this.wal && this.wal.bytes >= this.checkpointBytes) {
+        // The commit is durable in the log already; a failed checkpoint is retried at the next one.
+        try {
+          await this.writeCheckpoint();
+          this.lastCheckpointError = undefined;
+        } catch (err) {
+          this.lastCheckpointError = err as Error;
+        }
+      }
       return [result, txId];
     } catch (err) {
       this.cols.truncate(firstRow);
@@ -218,11 +235,9 @@ export class LabelledQuadStore implements QuadStore {
     const frames: Buffer[] = [];
     if (this.dict.size > this.loggedTerms) {
       frames.push(...stringFrames(FrameType.Terms, this.loggedTerms, this.dict.keysFrom(this.loggedTerms)));
-      this.loggedTerms = this.dict.size;
     }
     if (this.labels.size > this.loggedLabels) {
       frames.push(...stringFrames(FrameType.Labels, this.loggedLabels, this.labels.textsFrom(this.loggedLabels)));
-      this.loggedLabels = this.labels.size;
     }
     return frames;
   }
@@ -246,10 +261,10 @@ export class LabelledQuadStore implements QuadStore {
           break;
         }
         case FrameType.Delete: {
-          const t = decodeTuples(f.payload);
-          for (let i = 0; i < t.length; i += 4) {
+          const [g, ss, p, o] = decodeTuples(f.payload, 4) as [Uint32Array, Uint32Array, Uint32Array, Uint32Array];
+          for (let i = 0; i < g.length; i++) {
             for (let k = this.runs.length - 1; k >= 0; k--) {
-              const r = findLiveRow(this.cols, this.cols.deleted, this.runs[k]!, t[i]!, t[i + 1]!, t[i + 2]!, t[i + 3]!);
+              const r = findLiveRow(this.cols, this.cols.deleted, this.runs[k]!, g[i]!, ss[i]!, p[i]!, o[i]!);
               if (r >= 0) {
                 effects.deleteRows.push(r);
                 break;
@@ -259,19 +274,19 @@ export class LabelledQuadStore implements QuadStore {
           break;
         }
         case FrameType.Add: {
-          const t = decodeTuples(f.payload);
-          this.cols.reserve(t.length / 5);
-          for (let i = 0; i < t.length; i += 5) this.cols.push(t[i]!, t[i + 1]!, t[i + 2]!, t[i + 3]!, t[i + 4]!);
+          const [g, ss, p, o, l] = decodeTuples(f.payload, 5) as [Uint32Array, Uint32Array, Uint32Array, Uint32Array, Uint32Array];
+          this.cols.reserve(g.length);
+          for (let i = 0; i < g.length; i++) this.cols.push(g[i]!, ss[i]!, p[i]!, o[i]!, l[i]!);
           break;
         }
         case FrameType.PendingSet: {
-          const t = decodeTuples(f.payload);
-          for (let i = 0; i < t.length; i += 5) effects.pendingSet.set(quadKey(t[i]!, t[i + 1]!, t[i + 2]!, t[i + 3]!), t[i + 4]!);
+          const [g, ss, p, o, l] = decodeTuples(f.payload, 5) as [Uint32Array, Uint32Array, Uint32Array, Uint32Array, Uint32Array];
+          for (let i = 0; i < g.length; i++) effects.pendingSet.set(quadKey(g[i]!, ss[i]!, p[i]!, o[i]!), l[i]!);
           break;
         }
         case FrameType.PendingDelete: {
-          const t = decodeTuples(f.payload);
-          for (let i = 0; i < t.length; i += 5) effects.pendingDelete.push(quadKey(t[i]!, t[i + 1]!, t[i + 2]!, t[i + 3]!));
+          const [g, ss, p, o] = decodeTuples(f.payload, 5) as [Uint32Array, Uint32Array, Uint32Array, Uint32Array];
+          for (let i = 0; i < g.length; i++) effects.pendingDelete.push(quadKey(g[i]!, ss[i]!, p[i]!, o[i]!));
           break;
         }
         default:

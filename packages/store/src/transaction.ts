@@ -7,7 +7,7 @@
  * on one quad is kept) and each quad's operations are replayed against its stored state: the
  * result is the rows to add, the rows to delete and the pending-label changes.
  */
-import type { TermDictionary } from '@ianode/rdf';
+import { keyToTerm, termToKey, type TermDictionary } from '@ianode/rdf';
 import type { KeyQuad, WriteTransaction } from './api.js';
 import type { RowColumns } from './columns.js';
 import { DEFAULT_LABEL_ID, type LabelTable } from './labels.js';
@@ -62,7 +62,8 @@ export class TxBuffer implements WriteTransaction {
   add(quad: KeyQuad, label?: string): void {
     const l = label === undefined ? NO_LABEL : this.labels.intern(label);
     const d = this.dict;
-    this.cols.push(d.intern(quad.g), d.intern(quad.s), d.intern(quad.p), d.intern(quad.o), l);
+    const q = canonical(quad);
+    this.cols.push(d.intern(q.g), d.intern(q.s), d.intern(q.p), d.intern(q.o), l);
   }
 
   /** Hot path of the loader: ids already interned. */
@@ -72,6 +73,7 @@ export class TxBuffer implements WriteTransaction {
 
   delete(quad: KeyQuad): void {
     const d = this.dict;
+    quad = canonical(quad);
     const g = d.lookupKey(quad.g);
     const s = d.lookupKey(quad.s);
     const p = d.lookupKey(quad.p);
@@ -83,6 +85,7 @@ export class TxBuffer implements WriteTransaction {
   setLabel(quad: KeyQuad, label: string): void {
     const l = this.labels.intern(label);
     const d = this.dict;
+    quad = canonical(quad);
     this.setLabelIds(d.intern(quad.g), d.intern(quad.s), d.intern(quad.p), d.intern(quad.o), l);
   }
 
@@ -199,6 +202,12 @@ export class TxBuffer implements WriteTransaction {
     this.cols.label[row] = label;
     return row;
   }
+}
+
+/** Keys in canonical form (e.g. lower-case language tags), so equal terms get equal ids.
+ * Throws TypeError for a string that is not a term key. */
+function canonical(q: KeyQuad): KeyQuad {
+  return { g: termToKey(keyToTerm(q.g)), s: termToKey(keyToTerm(q.s)), p: termToKey(keyToTerm(q.p)), o: termToKey(keyToTerm(q.o)) };
 }
 
 function compareRowToOp(cols: RowColumns, r: number, op: Op): number {

@@ -45,12 +45,9 @@ export class VisibilityMask {
       t.set(this.table);
       this.table = t;
     }
-    let ok: boolean;
-    try {
-      ok = this.predicate(this.labels.text(id)) === true;
-    } catch {
-      ok = false; // a label that cannot be evaluated hides its quads (fail closed)
-    }
+    // A predicate that throws (say, an attribute hierarchy that cannot be fetched) fails the read:
+    // hiding the quads would give a partial answer that looks complete.
+    const ok = this.predicate(this.labels.text(id)) === true;
     this.table[id] = ok ? VISIBLE : HIDDEN;
     return ok;
   }

@@ -84,28 +84,35 @@ export function decodeStrings(payload: Buffer): { firstId: number; strings: stri
 
 const ROWS_PER_FRAME = 1 << 20;
 
-/** Frames of fixed-width u32 tuples (`width` values each) taken from parallel columns. */
+/** Frames of u32 tuples taken from parallel columns (row ids `rows`, or 0..count-1), stored
+ * column by column: `width` blocks of n values each. */
 export function tupleFrames(type: FrameType, columns: readonly Uint32Array[], rows: ArrayLike<number> | undefined, count: number): Buffer[] {
   const width = columns.length;
   const out: Buffer[] = [];
   for (let start = 0; start < count; start += ROWS_PER_FRAME) {
     const end = Math.min(count, start + ROWS_PER_FRAME);
-    const data = new Uint32Array((end - start) * width);
-    let k = 0;
-    for (let i = start; i < end; i++) {
-      const r = rows === undefined ? i : rows[i]!;
-      for (let c = 0; c < width; c++) data[k++] = columns[c]![r]!;
+    const n = end - start;
+    const data = new Uint32Array(n * width);
+    for (let c = 0; c < width; c++) {
+      const col = columns[c]!;
+      const base = c * n;
+      if (rows === undefined) data.set(col.subarray(start, end), base);
+      else for (let i = 0; i < n; i++) data[base + i] = col[rows[start + i]!]!;
     }
     out.push(...encodeFrame(type, new Uint8Array(data.buffer)));
   }
   return out;
 }
 
-export function decodeTuples(payload: Buffer): Uint32Array {
+/** The columns of a tuple frame of `width` columns. */
+export function decodeTuples(payload: Buffer, width: number): Uint32Array[] {
   // Copy to an aligned buffer (the payload may start at any offset).
-  const copy = new Uint32Array(payload.byteLength / 4);
-  new Uint8Array(copy.buffer).set(payload);
-  return copy;
+  const all = new Uint32Array(payload.byteLength / 4);
+  new Uint8Array(all.buffer).set(payload);
+  const n = all.length / width;
+  const cols: Uint32Array[] = [];
+  for (let c = 0; c < width; c++) cols.push(all.subarray(c * n, (c + 1) * n));
+  return cols;
 }
 
 /** Read frames of a file in order; stops at the first torn or corrupt frame. */
