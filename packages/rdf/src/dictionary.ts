@@ -19,6 +19,15 @@ export interface TermLookup {
   key(id: number): string;
 }
 
+/**
+ * A copy of `s` that does not share memory with a larger string. Parsers hand out slices of their
+ * input chunks; V8 keeps a slice's whole parent alive, so storing slices would keep the entire
+ * uploaded text in memory. Concatenation then slicing forces a flat copy of just this string.
+ */
+function ownString(s: string): string {
+  return s.length < 13 ? s : (' ' + s).slice(1);
+}
+
 export class TermDictionary implements TermLookup {
   private readonly keys: string[] = [''];
   private readonly shards: Map<string, number>[] = [new Map([['', DEFAULT_GRAPH_ID]])];
@@ -53,8 +62,9 @@ export class TermDictionary implements TermLookup {
       shards.push(last);
     }
     const id = this.keys.length;
-    this.keys.push(key);
-    last.set(key, id);
+    const own = ownString(key);
+    this.keys.push(own);
+    last.set(own, id);
     return id;
   }
 
