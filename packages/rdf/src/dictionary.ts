@@ -2,11 +2,14 @@
  * Term dictionary: term key <-> dense 32-bit id. Id 0 is the default graph. Ids are handed out in
  * order of first sight and never reused, so an id is stable for the life of a store.
  *
- * A JavaScript Map holds at most 2^24 entries, so keys are spread over several maps once one fills.
+ * Memory matters more than anything here (a store holds millions of terms), so keys are not kept
+ * as JavaScript strings in a Map (~150 bytes a term): they are UTF-8 bytes in one growing arena,
+ * with an open-addressing hash table of ids (~75 bytes a term all told, for BSBM-like data).
+ * A key is encoded to UTF-8 once (natively) into a scratch buffer, hashed (FNV-1a over the bytes)
+ * and compared byte-wise with the arena; `key(id)` decodes on demand. A lone surrogate is stored
+ * as U+FFFD, as UTF-8 requires.
  */
 import { keyToTerm, termToKey, type Term } from './terms.js';
-
-const SHARD_LIMIT = 1 << 23;
 
 export const DEFAULT_GRAPH_ID = 0;
 
@@ -19,30 +22,85 @@ export interface TermLookup {
   key(id: number): string;
 }
 
-/**
- * A copy of `s` that does not share memory with a larger string. Parsers hand out slices of their
- * input chunks; V8 keeps a slice's whole parent alive, so storing slices would keep the entire
- * uploaded text in memory. Concatenation then slicing forces a flat copy of just this string.
- */
-function ownString(s: string): string {
-  return s.length < 13 ? s : (' ' + s).slice(1);
+const EMPTY = 0xffffffff;
+const CACHE_SIZE = 1024;
+
+/** Cache slot of a key from its length and two of its characters (no full hash). */
+function cacheSlot(key: string): number {
+  const n = key.length;
+  return (n ^ (key.charCodeAt(n >> 1) << 3) ^ (key.charCodeAt(n - 1) << 6) ^ (key.charCodeAt(n - 3) << 1)) & (CACHE_SIZE - 1);
+}
+const MAX_ARENA = 0xffffffff;
+
+/** FNV-1a over bytes [0, n). */
+function hashBytes(b: Uint8Array, n: number): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < n; i++) h = Math.imul(h ^ b[i]!, 0x01000193);
+  return h >>> 0;
 }
 
 export class TermDictionary implements TermLookup {
-  private readonly keys: string[] = [''];
-  private readonly shards: Map<string, number>[] = [new Map([['', DEFAULT_GRAPH_ID]])];
+  private arena = Buffer.allocUnsafe(1 << 16);
+  private arenaLength = 0;
+  /** Start of each id's bytes; `starts[id + 1]` is its end. */
+  private starts = new Uint32Array(1 << 12);
+  private hashes = new Uint32Array(1 << 12);
+  /** Pairs (hash, id) so a probe reads one cache line; id EMPTY marks a free slot. Capacity (in
+   * pairs) is a power of two, load at most 1/2. */
+  private slots = new Uint32Array(2 << 13).fill(EMPTY);
+  private count = 0;
+  /** The UTF-8 bytes of the key being looked up (encoded natively, then hashed and compared as
+   * bytes: no character loop over a possibly sliced or concatenated string). */
+  private scratch = Buffer.allocUnsafe(1 << 12);
+  /** A small direct-mapped cache of recently found keys (predicates, classes, recent subjects):
+   * a hit costs one native string comparison instead of hashing and comparing in JavaScript.
+   * It holds copies decoded from the arena, never the caller's strings (which may be slices of
+   * large parser chunks that must not be kept alive). */
+  private readonly cacheKeys: string[] = new Array<string>(CACHE_SIZE).fill('\u0000');
+  private readonly cacheIds = new Uint32Array(CACHE_SIZE);
+
+  constructor() {
+    this.intern('');
+  }
 
   /** Number of ids handed out (including the default graph). */
   get size(): number {
-    return this.keys.length;
+    return this.count;
+  }
+
+  /** Bytes held by the dictionary's arrays (for statistics). */
+  get byteSize(): number {
+    return this.arena.byteLength + this.starts.byteLength + this.hashes.byteLength + this.slots.byteLength;
   }
 
   lookupKey(key: string): number | undefined {
-    for (const shard of this.shards) {
-      const id = shard.get(key);
-      if (id !== undefined) return id;
+    const n = this.encode(key);
+    const h = hashBytes(this.scratch, n);
+    const slots = this.slots;
+    const mask = (slots.length >>> 1) - 1;
+    for (let i = h & mask; ; i = (i + 1) & mask) {
+      const id = slots[2 * i + 1]!;
+      if (id === EMPTY) return undefined;
+      if (slots[2 * i] === h && this.equalsScratch(id, n)) return id;
     }
-    return undefined;
+  }
+
+  /** Encode `key` into the scratch buffer; returns the byte length. */
+  private encode(key: string): number {
+    if (key.length * 3 > this.scratch.length) this.scratch = Buffer.allocUnsafe(key.length * 3 + 1024);
+    return this.scratch.write(key, 0, 'utf8');
+  }
+
+  private equalsScratch(id: number, n: number): boolean {
+    const start = this.starts[id]!;
+    if (this.starts[id + 1]! - start !== n) return false;
+    const a = this.arena;
+    const b = this.scratch;
+    if (n <= 32) {
+      for (let i = 0; i < n; i++) if (a[start + i] !== b[i]) return false;
+      return true;
+    }
+    return b.compare(a, start, start + n, 0, n) === 0;
   }
 
   lookup(term: Term): number | undefined {
@@ -51,20 +109,32 @@ export class TermDictionary implements TermLookup {
 
   /** The id of a key, creating it when new. */
   intern(key: string): number {
-    const shards = this.shards;
-    for (let i = 0; i < shards.length; i++) {
-      const id = shards[i]!.get(key);
-      if (id !== undefined) return id;
+    const c = cacheSlot(key);
+    if (this.cacheKeys[c] === key) return this.cacheIds[c]!;
+    const n = this.encode(key);
+    const h = hashBytes(this.scratch, n);
+    let slots = this.slots;
+    let mask = (slots.length >>> 1) - 1;
+    let i = h & mask;
+    for (; ; i = (i + 1) & mask) {
+      const id = slots[2 * i + 1]!;
+      if (id === EMPTY) break;
+      if (slots[2 * i] === h && this.equalsScratch(id, n)) {
+        this.cacheKeys[c] = this.key(id);
+        this.cacheIds[c] = id;
+        return id;
+      }
     }
-    let last = shards[shards.length - 1]!;
-    if (last.size >= SHARD_LIMIT) {
-      last = new Map();
-      shards.push(last);
+    const id = this.count;
+    this.append(n, h);
+    if (this.count * 4 > slots.length) {
+      this.rehash(slots.length); // twice the pairs
+      slots = this.slots;
+      mask = (slots.length >>> 1) - 1;
+      for (i = h & mask; slots[2 * i + 1] !== EMPTY; i = (i + 1) & mask);
     }
-    const id = this.keys.length;
-    const own = ownString(key);
-    this.keys.push(own);
-    last.set(own, id);
+    slots[2 * i] = h;
+    slots[2 * i + 1] = id;
     return id;
   }
 
@@ -73,9 +143,8 @@ export class TermDictionary implements TermLookup {
   }
 
   key(id: number): string {
-    const k = this.keys[id];
-    if (k === undefined) throw new RangeError(`unknown term id ${id}`);
-    return k;
+    if (!(id >= 0 && id < this.count)) throw new RangeError(`unknown term id ${id}`);
+    return this.arena.toString('utf8', this.starts[id]!, this.starts[id + 1]!);
   }
 
   term(id: number): Term {
@@ -85,16 +154,67 @@ export class TermDictionary implements TermLookup {
   /** Forget every id at or above `size` (used to roll back a failed transaction). */
   truncate(size: number): void {
     if (size < 1) throw new RangeError('cannot truncate below the default graph');
-    for (let id = this.keys.length - 1; id >= size; id--) {
-      const k = this.keys[id]!;
-      for (const shard of this.shards) if (shard.delete(k)) break;
-    }
-    this.keys.length = size;
-    while (this.shards.length > 1 && this.shards[this.shards.length - 1]!.size === 0) this.shards.pop();
+    if (size >= this.count) return;
+    this.count = size;
+    this.arenaLength = this.starts[size]!;
+    this.cacheKeys.fill('\u0000');
+    this.rehash(this.slots.length >>> 1);
+  }
+
+  /** The UTF-8 bytes of ids [from, to) as stored (a view of the arena, valid until the next
+   * intern) and each id's byte length: logs and checkpoints write these without re-encoding. */
+  encodedRange(from: number, to = this.count): { lengths: Uint32Array; bytes: Uint8Array } {
+    const lengths = new Uint32Array(Math.max(0, to - from));
+    for (let id = from; id < to; id++) lengths[id - from] = this.starts[id + 1]! - this.starts[id]!;
+    return { lengths, bytes: this.arena.subarray(this.starts[from]!, this.starts[to]!) };
   }
 
   /** Keys with id in [from, to), in id order (for logs and checkpoints). */
-  keysFrom(from: number, to = this.keys.length): string[] {
-    return this.keys.slice(from, to);
+  keysFrom(from: number, to = this.count): string[] {
+    const out: string[] = [];
+    for (let id = from; id < to; id++) out.push(this.key(id));
+    return out;
+  }
+
+  /** Append the scratch buffer's `n` bytes as the next id. */
+  private append(n: number, h: number): void {
+    const id = this.count;
+    if (id + 2 > this.starts.length) {
+      const cap = this.starts.length * 2;
+      const starts = new Uint32Array(cap);
+      starts.set(this.starts);
+      this.starts = starts;
+      const hashes = new Uint32Array(cap);
+      hashes.set(this.hashes);
+      this.hashes = hashes;
+    }
+    const need = this.arenaLength + n;
+    if (need > this.arena.length) {
+      if (need > MAX_ARENA) throw new RangeError('term dictionary is full (4 GiB of term text)');
+      const next = Buffer.allocUnsafe(Math.min(MAX_ARENA, Math.max(need, Math.floor(this.arena.length * 1.5))));
+      this.arena.copy(next, 0, 0, this.arenaLength);
+      this.arena = next;
+    }
+    const p = this.arenaLength;
+    if (n <= 32) for (let i = 0; i < n; i++) this.arena[p + i] = this.scratch[i]!;
+    else this.scratch.copy(this.arena, p, 0, n);
+    this.arenaLength = p + n;
+    this.hashes[id] = h;
+    this.starts[id + 1] = p + n;
+    this.count = id + 1;
+  }
+
+  /** Rebuild the table with `pairs` slots. */
+  private rehash(pairs: number): void {
+    const slots = new Uint32Array(pairs * 2).fill(EMPTY);
+    const mask = pairs - 1;
+    for (let id = 0; id < this.count; id++) {
+      const h = this.hashes[id]!;
+      let i = h & mask;
+      while (slots[2 * i + 1] !== EMPTY) i = (i + 1) & mask;
+      slots[2 * i] = h;
+      slots[2 * i + 1] = id;
+    }
+    this.slots = slots;
   }
 }

@@ -23,7 +23,7 @@ import { buildRun, findLiveRow, mergePerm, mergeRuns, type Run } from './run.js'
 import { SnapshotDataset, type StoreState } from './snapshot.js';
 import { quadKey, TxBuffer, type Effects } from './transaction.js';
 import {
-  decodeStrings, decodeTuples, encodeFrame, FrameType, stringFrames, tupleFrames, u32Payload, type Frame,
+  decodeStrings, decodeTuples, encodedStringFrames, encodeFrame, FrameType, stringFrames, tupleFrames, u32Payload, type Frame,
 } from './wal.js';
 
 const DEFAULT_CHECKPOINT_BYTES = 256 * 1024 * 1024;
@@ -233,13 +233,16 @@ export class LabelledQuadStore implements QuadStore {
    * transactions, so ids stay identical after replay). */
   private newStringFrames(): Buffer[] {
     const frames: Buffer[] = [];
-    if (this.dict.size > this.loggedTerms) {
-      frames.push(...stringFrames(FrameType.Terms, this.loggedTerms, this.dict.keysFrom(this.loggedTerms)));
-    }
+    if (this.dict.size > this.loggedTerms) frames.push(...this.termFrames(this.loggedTerms));
     if (this.labels.size > this.loggedLabels) {
       frames.push(...stringFrames(FrameType.Labels, this.loggedLabels, this.labels.textsFrom(this.loggedLabels)));
     }
     return frames;
+  }
+
+  private termFrames(from: number): Buffer[] {
+    const { lengths, bytes } = this.dict.encodedRange(from);
+    return encodedStringFrames(FrameType.Terms, from, lengths, bytes);
   }
 
   /** Apply one logged transaction (replay). */
@@ -360,7 +363,7 @@ export class LabelledQuadStore implements QuadStore {
     const cols = this.cols;
     const live = this.liveRowsInSpogOrder();
     const frames: Buffer[] = [...encodeFrame(FrameType.Begin, u32Payload(txId))];
-    frames.push(...stringFrames(FrameType.Terms, 1, this.dict.keysFrom(1)));
+    frames.push(...this.termFrames(1));
     frames.push(...stringFrames(FrameType.Labels, 1, this.labels.textsFrom(1)));
     frames.push(...tupleFrames(FrameType.Add, [cols.g, cols.s, cols.p, cols.o, cols.label], live, live.length));
     if (this.pending.size > 0) frames.push(...pendingFrames(FrameType.PendingSet, [...this.pending]));

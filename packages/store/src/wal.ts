@@ -69,6 +69,40 @@ export function stringFrames(type: FrameType.Terms | FrameType.Labels, firstId: 
   return out;
 }
 
+const BYTES_PER_FRAME = 64 << 20;
+
+/** Frames holding already-encoded strings (the dictionary's arena bytes), split so no frame's
+ * payload passes 64 MiB; same payload layout as `stringFrames`. */
+export function encodedStringFrames(
+  type: FrameType.Terms,
+  firstId: number,
+  lengths: Uint32Array,
+  bytes: Uint8Array,
+): Buffer[] {
+  const out: Buffer[] = [];
+  let i = 0;
+  let off = 0;
+  while (i < lengths.length) {
+    let j = i;
+    let size = 0;
+    while (j < lengths.length && j - i < STRINGS_PER_FRAME * 4 && (size === 0 || size + lengths[j]! <= BYTES_PER_FRAME)) size += lengths[j++]!;
+    const head = Buffer.allocUnsafe(8 + (j - i) * 4);
+    head.writeUInt32LE(firstId + i, 0);
+    head.writeUInt32LE(j - i, 4);
+    Buffer.from(lengths.buffer, lengths.byteOffset + i * 4, (j - i) * 4).copy(head, 8);
+    const body = bytes.subarray(off, off + size);
+    const header = Buffer.allocUnsafe(HEADER);
+    header.writeUInt32LE(MAGIC, 0);
+    header.writeUInt32LE(type, 4);
+    header.writeUInt32LE(head.byteLength + size, 8);
+    header.writeUInt32LE(crc32(body, crc32(head)), 12);
+    out.push(header, head, Buffer.from(body.buffer, body.byteOffset, body.byteLength));
+    off += size;
+    i = j;
+  }
+  return out;
+}
+
 export function decodeStrings(payload: Buffer): { firstId: number; strings: string[] } {
   const firstId = payload.readUInt32LE(0);
   const count = payload.readUInt32LE(4);
