@@ -101,7 +101,7 @@ export class WalWriter {
   /** Append one transaction's frames and sync. On failure the file is cut back to where it was,
    * so a half-written transaction never sits in front of later ones; if even that fails the
    * writer refuses further appends (the store must be reopened). */
-  async append(chunks: readonly Buffer[]): Promise<void> {
+  async append(chunks: Iterable<Buffer>): Promise<void> {
     if (this.broken) throw new StoreError('STORE_IO', 'the transaction log is unusable after an earlier write error; reopen the store');
     const start = this.size;
     try {
@@ -110,7 +110,7 @@ export class WalWriter {
       for (const c of chunks) {
         batch.push(c);
         batchBytes += c.byteLength;
-        if (batchBytes >= 8 << 20) {
+        if (batchBytes >= 8 << 20 || batch.length >= 256) {
           await this.writeAll(batch, batchBytes);
           batch = [];
           batchBytes = 0;
@@ -129,13 +129,8 @@ export class WalWriter {
     }
   }
 
-  /** writev until every byte is written (a short write continues where it stopped). */
   private async writeAll(buffers: Buffer[], total: number): Promise<void> {
-    let written = (await this.handle.writev(buffers)).bytesWritten;
-    while (written < total) {
-      const rest = Buffer.concat(buffers).subarray(written);
-      written += (await this.handle.write(rest)).bytesWritten;
-    }
+    await writeFully(this.handle, buffers, total);
     this.size += total;
   }
 
@@ -144,12 +139,32 @@ export class WalWriter {
   }
 }
 
+/** writev until every byte is written (a short write continues where it stopped). */
+async function writeFully(handle: FileHandle, buffers: Buffer[], total: number): Promise<void> {
+  let written = (await handle.writev(buffers)).bytesWritten;
+  while (written < total) {
+    const rest = Buffer.concat(buffers).subarray(written);
+    written += (await handle.write(rest)).bytesWritten;
+  }
+}
+
 /** Write a file atomically: temp file, fsync, rename, fsync the folder. */
-export async function writeFileAtomic(dir: string, name: string, chunks: readonly Buffer[]): Promise<void> {
+export async function writeFileAtomic(dir: string, name: string, chunks: Iterable<Buffer>): Promise<void> {
   const tmp = join(dir, name + '.tmp');
   const handle = await open(tmp, 'w');
   try {
-    for (let i = 0; i < chunks.length; i += 256) await handle.writev(chunks.slice(i, i + 256) as Buffer[]);
+    let batch: Buffer[] = [];
+    let bytes = 0;
+    for (const c of chunks) {
+      batch.push(c);
+      bytes += c.byteLength;
+      if (bytes >= 8 << 20 || batch.length >= 256) {
+        await writeFully(handle, batch, bytes);
+        batch = [];
+        bytes = 0;
+      }
+    }
+    if (batch.length > 0) await writeFully(handle, batch, bytes);
     await handle.datasync();
   } finally {
     await handle.close();

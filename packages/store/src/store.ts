@@ -211,22 +211,22 @@ export class LabelledQuadStore implements QuadStore {
 
   // ---- durability ----
 
-  private encodeTransaction(txId: number, effects: Effects): Buffer[] {
+  /** The log frames of a transaction, built lazily as they are written. */
+  private *encodeTransaction(txId: number, effects: Effects): Generator<Buffer> {
     const cols = this.cols;
-    const frames: Buffer[] = [...encodeFrame(FrameType.Begin, u32Payload(txId))];
-    frames.push(...this.newStringFrames());
+    yield* encodeFrame(FrameType.Begin, u32Payload(txId));
+    yield* this.newStringFrames();
     if (effects.deleteRows.length > 0) {
-      frames.push(...tupleFrames(FrameType.Delete, [cols.g, cols.s, cols.p, cols.o], effects.deleteRows, effects.deleteRows.length));
+      yield* tupleFrames(FrameType.Delete, [cols.g, cols.s, cols.p, cols.o], effects.deleteRows, effects.deleteRows.length);
     }
     if (effects.addRows.length > 0) {
-      frames.push(...tupleFrames(FrameType.Add, [cols.g, cols.s, cols.p, cols.o, cols.label], effects.addRows, effects.addRows.length));
+      yield* tupleFrames(FrameType.Add, [cols.g, cols.s, cols.p, cols.o, cols.label], effects.addRows, effects.addRows.length);
     }
-    if (effects.pendingSet.size > 0) frames.push(...pendingFrames(FrameType.PendingSet, [...effects.pendingSet]));
+    if (effects.pendingSet.size > 0) yield* pendingFrames(FrameType.PendingSet, [...effects.pendingSet]);
     if (effects.pendingDelete.length > 0) {
-      frames.push(...pendingFrames(FrameType.PendingDelete, effects.pendingDelete.map((k) => [k, 0] as [string, number])));
+      yield* pendingFrames(FrameType.PendingDelete, effects.pendingDelete.map((k) => [k, 0] as [string, number]));
     }
-    frames.push(...encodeFrame(FrameType.Commit, u32Payload(txId)));
-    return frames;
+    yield* encodeFrame(FrameType.Commit, u32Payload(txId));
   }
 
   /** Terms and labels created since the last logged transaction (including those of rolled-back
@@ -362,13 +362,17 @@ export class LabelledQuadStore implements QuadStore {
     const txId = this.state.txId;
     const cols = this.cols;
     const live = this.liveRowsInSpogOrder();
-    const frames: Buffer[] = [...encodeFrame(FrameType.Begin, u32Payload(txId))];
-    frames.push(...this.termFrames(1));
-    frames.push(...stringFrames(FrameType.Labels, 1, this.labels.textsFrom(1)));
-    frames.push(...tupleFrames(FrameType.Add, [cols.g, cols.s, cols.p, cols.o, cols.label], live, live.length));
-    if (this.pending.size > 0) frames.push(...pendingFrames(FrameType.PendingSet, [...this.pending]));
-    frames.push(...encodeFrame(FrameType.Commit, u32Payload(txId)));
-    await writeFileAtomic(this.dir, checkpointName(txId), frames);
+    const pending = [...this.pending];
+    const labels = this.labels.textsFrom(1);
+    const frames = function* (termFrames: Buffer[]): Generator<Buffer> {
+      yield* encodeFrame(FrameType.Begin, u32Payload(txId));
+      yield* termFrames;
+      yield* stringFrames(FrameType.Labels, 1, labels);
+      yield* tupleFrames(FrameType.Add, [cols.g, cols.s, cols.p, cols.o, cols.label], live, live.length);
+      if (pending.length > 0) yield* pendingFrames(FrameType.PendingSet, pending);
+      yield* encodeFrame(FrameType.Commit, u32Payload(txId));
+    };
+    await writeFileAtomic(this.dir, checkpointName(txId), frames(this.termFrames(1)));
     const old = this.wal;
     this.wal = await WalWriter.open(join(this.dir, walName(txId)), undefined, this.fsync);
     await old?.close();
@@ -395,7 +399,7 @@ export class LabelledQuadStore implements QuadStore {
   }
 }
 
-function pendingFrames(type: FrameType, entries: [string, number][]): Buffer[] {
+function pendingFrames(type: FrameType, entries: [string, number][]): Iterable<Buffer> {
   const n = entries.length;
   const cols = [new Uint32Array(n), new Uint32Array(n), new Uint32Array(n), new Uint32Array(n), new Uint32Array(n)];
   entries.forEach(([key, label], i) => {

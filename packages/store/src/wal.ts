@@ -116,13 +116,13 @@ export function decodeStrings(payload: Buffer): { firstId: number; strings: stri
   return { firstId, strings };
 }
 
-const ROWS_PER_FRAME = 1 << 20;
+/** 256k rows: frames are built lazily as the log is written, so only a few MiB are in flight. */
+const ROWS_PER_FRAME = 1 << 18;
 
 /** Frames of u32 tuples taken from parallel columns (row ids `rows`, or 0..count-1), stored
  * column by column: `width` blocks of n values each. */
-export function tupleFrames(type: FrameType, columns: readonly Uint32Array[], rows: ArrayLike<number> | undefined, count: number): Buffer[] {
+export function* tupleFrames(type: FrameType, columns: readonly Uint32Array[], rows: ArrayLike<number> | undefined, count: number): Generator<Buffer> {
   const width = columns.length;
-  const out: Buffer[] = [];
   for (let start = 0; start < count; start += ROWS_PER_FRAME) {
     const end = Math.min(count, start + ROWS_PER_FRAME);
     const n = end - start;
@@ -133,9 +133,8 @@ export function tupleFrames(type: FrameType, columns: readonly Uint32Array[], ro
       if (rows === undefined) data.set(col.subarray(start, end), base);
       else for (let i = 0; i < n; i++) data[base + i] = col[rows[start + i]!]!;
     }
-    out.push(...encodeFrame(type, new Uint8Array(data.buffer)));
+    yield* encodeFrame(type, new Uint8Array(data.buffer));
   }
-  return out;
 }
 
 /** The columns of a tuple frame of `width` columns. */

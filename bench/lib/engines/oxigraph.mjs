@@ -1,0 +1,50 @@
+/**
+ * Oxigraph (WASM build for Node): `new Store()` and `store.load(chunks, { format })`. Its load
+ * takes a synchronous Iterable of string/Uint8Array, so the file is read in 1 MiB chunks with
+ * readSync; checked parsing, one transaction (the defaults), like the ianode load.
+ */
+import { closeSync, openSync, readSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { EngineUnavailable } from './unavailable.mjs';
+
+/**
+ * @param {string} file
+ * @param {number} chunkBytes
+ * @returns {Generator<Uint8Array>}
+ */
+function* readChunks(file, chunkBytes) {
+  const fd = openSync(file, 'r');
+  try {
+    while (true) {
+      const buf = Buffer.allocUnsafe(chunkBytes);
+      const n = readSync(fd, buf, 0, chunkBytes, null);
+      if (n === 0) return;
+      yield n === chunkBytes ? buf : buf.subarray(0, n);
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** @returns {Promise<import('./engine.mjs').Engine>} */
+export async function open() {
+  /** @type {typeof import('oxigraph')} */
+  let oxigraph;
+  try {
+    oxigraph = await import('oxigraph');
+  } catch (err) {
+    throw new EngineUnavailable(`oxigraph is not installed: ${/** @type {Error} */ (err).message}`);
+  }
+  const version = createRequire(import.meta.url)('oxigraph/package.json').version;
+  let store = new oxigraph.Store();
+  return {
+    async load(file) {
+      store.load(readChunks(file, 1 << 20), { format: 'application/n-triples' });
+    },
+    size: () => store.size,
+    info: () => ({ version }),
+    async close() {
+      store = new oxigraph.Store();
+    },
+  };
+}

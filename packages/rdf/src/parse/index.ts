@@ -1,0 +1,7 @@
+export type { RdfFormat } from './format.js';
+export { RDF_FORMATS, formatFromContentType, formatFromExtension } from './format.js';
+export type { ParseResult, QuadKeyParser, QuadKeyParserOptions, QuadKeySink } from './types.js';
+export { freshBlankNodePrefix } from './blank-node-prefix.js';
+export { createQuadKeyParser } from './quad-key-parser.js';
+export { parseQuadKeys, parseQuadKeyStream, parseQuads } from './adapters.js';
+export { parsePatternTerms, parseTurtleTerm } from './pattern-terms.js';

@@ -1,0 +1,3 @@
+export type { QuadSerialiser, QuadSerialiserOptions } from './quad-serialiser.js';
+export { createQuadSerialiser, serialiseQuads } from './quad-serialiser.js';
+export { iriToNTriples, keyToNTriples, termToNTriples } from './n-triples-terms.js';

@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import {
+  blankNode, DEFAULT_GRAPH_ID, defaultGraph, keyToTerm, literal, namedNode, TermDictionary, termToKey, type Term,
+} from '../src/index.js';
+
+const XSD = 'http://www.w3.org/2001/XMLSchema#';
+
+const terms: Term[] = [
+  namedNode('http://ex/a'),
+  namedNode(''),
+  blankNode('b1'),
+  literal('plain'),
+  literal(''),
+  literal('with "quotes" and @ and ^^'),
+  literal('chat', 'en-gb'),
+  literal('1', namedNode(XSD + 'integer')),
+  literal('x"^^y', namedNode('http://ex/dt')),
+  defaultGraph(),
+];
+
+describe('termToKey / keyToTerm', () => {
+  it('round-trips every kind of term', () => {
+    for (const t of terms) expect(keyToTerm(termToKey(t)).equals(t)).toBe(true);
+  });
+
+  it('uses the documented key forms', () => {
+    expect(terms.map(termToKey)).toEqual([
+      '<http://ex/a',
+      '<',
+      '_:b1',
+      '"plain"',
+      '""',
+      '"with "quotes" and @ and ^^"',
+      '"chat"@en-gb',
+      `"1"^^${XSD}integer`,
+      '"x"^^y"^^http://ex/dt',
+      '',
+    ]);
+    expect(termToKey(literal('s', namedNode(XSD + 'string')))).toBe('"s"');
+  });
+
+  it('rejects what is not a key', () => {
+    expect(() => keyToTerm('x')).toThrow(TypeError);
+  });
+});
+
+describe('TermDictionary', () => {
+  it('interns, looks up and decodes', () => {
+    const d = new TermDictionary();
+    expect(d.size).toBe(1);
+    expect(d.key(DEFAULT_GRAPH_ID)).toBe('');
+    const ids = terms.map((t) => d.internTerm(t));
+    expect(ids[ids.length - 1]).toBe(DEFAULT_GRAPH_ID);
+    expect(new Set(ids).size).toBe(terms.length);
+    expect(d.intern('<http://ex/a')).toBe(ids[0]);
+    terms.forEach((t, i) => {
+      expect(d.lookup(t)).toBe(ids[i]);
+      expect(d.term(ids[i]!).equals(t)).toBe(true);
+    });
+    expect(d.lookup(namedNode('http://ex/unknown'))).toBeUndefined();
+    expect(() => d.term(9999)).toThrow(RangeError);
+  });
+
+  it('hands out ids in order of first sight and forgets them on truncate', () => {
+    const d = new TermDictionary();
+    const a = d.intern('<http://ex/a');
+    const before = d.size;
+    const b = d.intern('<http://ex/b');
+    const c = d.intern('<http://ex/c');
+    expect([a, b, c]).toEqual([1, 2, 3]);
+    expect(d.keysFrom(before)).toEqual(['<http://ex/b', '<http://ex/c']);
+    d.truncate(before);
+    expect(d.size).toBe(before);
+    expect(d.lookupKey('<http://ex/b')).toBeUndefined();
+    expect(d.lookupKey('<http://ex/a')).toBe(a);
+    expect(d.intern('<http://ex/c')).toBe(before);
+    expect(() => d.truncate(0)).toThrow(RangeError);
+  });
+});

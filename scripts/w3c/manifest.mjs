@@ -1,0 +1,96 @@
+/**
+ * Generic reading of W3C test manifests (https://www.w3.org/TR/rdf11-testcases/ and the SPARQL
+ * test manifests): any suite can use it, RDF syntax or SPARQL.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { DataFactory, Parser, Store } from 'n3';
+
+export const RDF = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#';
+export const RDFS = 'http://www.w3.org/2000/01/rdf-schema#';
+export const MF = 'http://www.w3.org/2001/sw/DataAccess/tests/test-manifest#';
+export const QT = 'http://www.w3.org/2001/sw/DataAccess/tests/test-query#';
+export const UT = 'http://www.w3.org/2009/sparql/tests/test-update#';
+export const RDFT = 'http://www.w3.org/ns/rdftest#';
+
+/** Where the published copies of the suites live; test ids use it so they do not depend on
+ * where the suites were checked out. */
+export const PUBLISHED_ROOT = 'https://w3c.github.io/rdf-tests/';
+
+const { namedNode } = DataFactory;
+
+/** The single object of (subject, predicate), or undefined. */
+export function objectOf(store, subject, predicate) {
+  return store.getObjects(subject, namedNode(predicate), null)[0];
+}
+
+/** Every object of (subject, predicate). */
+export function objectsOf(store, subject, predicate) {
+  return store.getObjects(subject, namedNode(predicate), null);
+}
+
+/** The members of the RDF collection starting at `head`. */
+export function listItems(store, head) {
+  const items = [];
+  for (let node = head; node && node.value !== RDF + 'nil'; node = objectOf(store, node, RDF + 'rest')) {
+    const first = objectOf(store, node, RDF + 'first');
+    if (first) items.push(first);
+  }
+  return items;
+}
+
+/** The local path of a `file:` IRI term (an mf:action, mf:result, qt:data ...). */
+export function fileOf(term) {
+  return fileURLToPath(term.value);
+}
+
+/**
+ * Reads the manifest at `file`. `suitesRoot` is the folder holding `rdf/` and `sparql/`; it turns
+ * test IRIs into stable ids under PUBLISHED_ROOT (e.g. `.../rdf/rdf11/rdf-turtle/manifest#IRI_subject`).
+ *
+ * Returns { file, dir, label, assumedTestBase, includes: [absolute manifest paths], store,
+ * entries: [{ id, name, comment, type (local name under rdft:/mf:/ut:), types, action, result,
+ * approval, node }] }; action and result are RDF/JS terms (IRIs of local files or blank nodes
+ * to read further with objectOf/objectsOf).
+ */
+export function readManifest(file, suitesRoot) {
+  const baseIRI = pathToFileURL(file).href;
+  const store = new Store(new Parser({ baseIRI }).parse(readFileSync(file, 'utf8')));
+  const manifest = namedNode(baseIRI);
+  const relative = path.relative(suitesRoot, file).split(path.sep).join('/').replace(/\.ttl$/, '');
+  const publishedManifest = PUBLISHED_ROOT + relative;
+  const idOf = (node) => {
+    const hash = node.value.indexOf('#');
+    if (node.termType === 'NamedNode' && node.value.startsWith(baseIRI) && hash >= 0) return publishedManifest + node.value.slice(hash);
+    return node.value;
+  };
+  const localName = (iri) => iri.replace(/^.*[#/]/, '');
+  const entries = [];
+  for (const list of objectsOf(store, manifest, MF + 'entries')) {
+    for (const node of listItems(store, list)) {
+      const types = objectsOf(store, node, RDF + 'type').map((t) => t.value);
+      entries.push({
+        id: idOf(node),
+        node,
+        name: objectOf(store, node, MF + 'name')?.value ?? localName(node.value),
+        comment: objectOf(store, node, RDFS + 'comment')?.value,
+        types,
+        type: types.length > 0 ? localName(types[0]) : undefined,
+        action: objectOf(store, node, MF + 'action'),
+        result: objectOf(store, node, MF + 'result'),
+        approval: objectOf(store, node, RDFT + 'approval')?.value ?? objectOf(store, node, 'http://www.w3.org/2001/sw/DataAccess/tests/test-dawg#approval')?.value,
+      });
+    }
+  }
+  const includes = objectsOf(store, manifest, MF + 'include').flatMap((list) => listItems(store, list)).map(fileOf);
+  return {
+    file,
+    dir: path.dirname(file),
+    label: objectOf(store, manifest, RDFS + 'label')?.value,
+    assumedTestBase: objectOf(store, manifest, MF + 'assumedTestBase')?.value,
+    includes,
+    entries,
+    store,
+  };
+}
