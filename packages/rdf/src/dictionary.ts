@@ -151,6 +151,19 @@ export class TermDictionary implements TermLookup {
     return keyToTerm(this.key(id));
   }
 
+  /** Give back growth slack (after a bulk load) when more than a quarter of the arena is unused. */
+  compact(): void {
+    if (this.arenaLength < this.arena.length * 0.75) {
+      const arena = Buffer.allocUnsafe(Math.max(1024, this.arenaLength));
+      arena.set(this.arena.subarray(0, this.arenaLength));
+      this.arena = arena;
+    }
+    if (this.count + 1 < this.starts.length * 0.75) {
+      this.starts = this.starts.slice(0, this.count + 1);
+      this.hashes = this.hashes.slice(0, this.count + 1);
+    }
+  }
+
   /** Forget every id at or above `size` (used to roll back a failed transaction). */
   truncate(size: number): void {
     if (size < 1) throw new RangeError('cannot truncate below the default graph');
@@ -191,13 +204,13 @@ export class TermDictionary implements TermLookup {
     const need = this.arenaLength + n;
     if (need > this.arena.length) {
       if (need > MAX_ARENA) throw new RangeError('term dictionary is full (4 GiB of term text)');
-      const next = Buffer.allocUnsafe(Math.min(MAX_ARENA, Math.max(need, Math.floor(this.arena.length * 1.5))));
-      this.arena.copy(next, 0, 0, this.arenaLength);
+      const next = Buffer.allocUnsafe(Math.min(MAX_ARENA, Math.max(need, this.arena.length * 2)));
+      next.set(this.arena.subarray(0, this.arenaLength)); // TypedArray.set: a plain memcpy
       this.arena = next;
     }
     const p = this.arenaLength;
-    if (n <= 32) for (let i = 0; i < n; i++) this.arena[p + i] = this.scratch[i]!;
-    else this.scratch.copy(this.arena, p, 0, n);
+    if (n <= 64) for (let i = 0; i < n; i++) this.arena[p + i] = this.scratch[i]!;
+    else this.arena.set(this.scratch.subarray(0, n), p);
     this.arenaLength = p + n;
     this.hashes[id] = h;
     this.starts[id + 1] = p + n;

@@ -60,10 +60,11 @@ export class RowColumns {
     this.length = length;
   }
 
-  /** Shrink the arrays to the row count (after a bulk load) to give memory back. */
+  /** Shrink the arrays to the row count (after a bulk load) to give memory back, when more than
+   * an eighth of them is unused. */
   trim(): void {
     const n = this.length;
-    if (this.g.length - n < 1024) return;
+    if (this.g.length - n < Math.max(1024, this.g.length / 8)) return;
     this.g = this.g.slice(0, n);
     this.s = this.s.slice(0, n);
     this.p = this.p.slice(0, n);

@@ -182,6 +182,11 @@ export class LabelledQuadStore implements QuadStore {
     if (effects.addRows.length > 0) {
       this.pushRun(buildRun(cols, effects.addRows, true));
     }
+    if (effects.addRows.length >= 100_000) {
+      // After a bulk load, give back the growth slack of the columns and the dictionary.
+      cols.trim();
+      this.dict.compact();
+    }
     this.liveQuads += effects.addRows.length - effects.deleteRows.length;
     this.state = this.publish(txId);
   }
