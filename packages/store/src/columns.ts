@@ -14,10 +14,10 @@ export class RowColumns {
   length = 0;
 
   constructor(capacity = 1024) {
-    this.g = new Uint32Array(capacity);
-    this.s = new Uint32Array(capacity);
-    this.p = new Uint32Array(capacity);
-    this.o = new Uint32Array(capacity);
+    this.g = sharedArray(capacity);
+    this.s = sharedArray(capacity);
+    this.p = sharedArray(capacity);
+    this.o = sharedArray(capacity);
     this.label = new Uint32Array(capacity);
   }
 
@@ -65,17 +65,29 @@ export class RowColumns {
   trim(): void {
     const n = this.length;
     if (this.g.length - n < Math.max(1024, this.g.length / 8)) return;
-    this.g = this.g.slice(0, n);
-    this.s = this.s.slice(0, n);
-    this.p = this.p.slice(0, n);
-    this.o = this.o.slice(0, n);
+    this.g = sharedCopy(this.g, n);
+    this.s = sharedCopy(this.s, n);
+    this.p = sharedCopy(this.p, n);
+    this.o = sharedCopy(this.o, n);
     this.label = this.label.slice(0, n);
     if (this.deleted) this.deleted = this.deleted.slice(0, n);
   }
 }
 
+/** The quad columns live in SharedArrayBuffers so index sorts can run on a worker thread
+ * (parallel-sort.ts) without copying them. */
+function sharedArray(length: number): Uint32Array {
+  return new Uint32Array(new SharedArrayBuffer(length * 4));
+}
+
+function sharedCopy(a: Uint32Array, length: number): Uint32Array {
+  const b = sharedArray(length);
+  b.set(a.subarray(0, length));
+  return b;
+}
+
 function grow(a: Uint32Array, cap: number): Uint32Array {
-  const b = new Uint32Array(cap);
+  const b = a.buffer instanceof SharedArrayBuffer ? sharedArray(cap) : new Uint32Array(cap);
   b.set(a);
   return b;
 }

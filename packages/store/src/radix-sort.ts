@@ -20,8 +20,15 @@ export function compareRows(cols: ColumnSet, keys: readonly Position[], a: numbe
   return 0;
 }
 
+/** Scratch space for a sort of n rows (two arrays of n); passing it in lets a caller decide where
+ * that memory lives (a worker thread's sort uses the main thread's, which it frees). */
+export interface SortScratch {
+  dst: Uint32Array;
+  digits: Uint32Array;
+}
+
 /** Sort `perm` (row ids) in place by `keys`, most significant first. Stable. */
-export function sortRows(cols: ColumnSet, keys: readonly Position[], perm: Uint32Array): Uint32Array {
+export function sortRows(cols: ColumnSet, keys: readonly Position[], perm: Uint32Array, scratch?: SortScratch): Uint32Array {
   const n = perm.length;
   if (n < 2) return perm;
   if (n <= SMALL) {
@@ -31,8 +38,8 @@ export function sortRows(cols: ColumnSet, keys: readonly Position[], perm: Uint3
     return perm;
   }
   let src: Uint32Array = perm;
-  let dst: Uint32Array = new Uint32Array(n);
-  const digits = new Uint32Array(n);
+  let dst: Uint32Array = scratch?.dst.subarray(0, n) ?? new Uint32Array(n);
+  const digits = scratch?.digits.subarray(0, n) ?? new Uint32Array(n);
   for (let k = keys.length - 1; k >= 0; k--) {
     const col = cols[keys[k]!];
     let min = 0xffffffff;

@@ -6,6 +6,7 @@
  */
 import { ORDERS, GRAPH_FIRST, type OrderName, type Position } from './orders.js';
 import { compareRows, sortRows, stableSortByGraph, type ColumnSet } from './radix-sort.js';
+import { sortCopy } from './parallel-sort.js';
 
 export type Perms = Record<OrderName, Uint32Array>;
 
@@ -21,6 +22,22 @@ export function buildRun(cols: ColumnSet, rows: Uint32Array, spogSorted = false)
   const ospg = sortRows(cols, ORDERS.ospg, new Uint32Array(spog));
   return {
     size: rows.length,
+    perms: {
+      spog,
+      posg,
+      ospg,
+      gspo: stableSortByGraph(cols.g, spog),
+      gpos: stableSortByGraph(cols.g, posg),
+      gosp: stableSortByGraph(cols.g, ospg),
+    },
+  };
+}
+
+/** `buildRun` for rows already in SPOG order, with the two other sorts on worker threads. */
+export async function buildRunParallel(cols: ColumnSet, spog: Uint32Array): Promise<Run> {
+  const [posg, ospg] = await Promise.all([sortCopy(cols, ORDERS.posg, spog), sortCopy(cols, ORDERS.ospg, spog)]);
+  return {
+    size: spog.length,
     perms: {
       spog,
       posg,

@@ -19,7 +19,7 @@ import { ORDERS } from './orders.js';
 import {
   checkpointName, listDir, readTransactions, walName, WalWriter, writeFileAtomic,
 } from './persistence.js';
-import { buildRun, findLiveRow, mergePerm, mergeRuns, type Run } from './run.js';
+import { buildRun, buildRunParallel, findLiveRow, mergePerm, mergeRuns, type Run } from './run.js';
 import { SnapshotDataset, type StoreState } from './snapshot.js';
 import { quadKey, TxBuffer, type Effects } from './transaction.js';
 import {
@@ -27,6 +27,8 @@ import {
 } from './wal.js';
 
 const DEFAULT_CHECKPOINT_BYTES = 256 * 1024 * 1024;
+/** Commits adding at least this many rows sort their indexes on worker threads. */
+const PARALLEL_SORT_ROWS = 200_000;
 
 export async function openStore(options: StoreOptions = {}): Promise<QuadStore> {
   const store = new LabelledQuadStore(options);
@@ -147,6 +149,9 @@ export class LabelledQuadStore implements QuadStore {
         return [result, this.state.txId];
       }
       const txId = this.state.txId + 1;
+      // A big commit sorts its other index orders on worker threads while the log is written.
+      const pendingRun = effects.addRows.length >= PARALLEL_SORT_ROWS ? buildRunParallel(this.cols, effects.addRows) : undefined;
+      pendingRun?.catch(() => undefined);
       if (this.wal) {
         const terms = this.dict.size;
         const labels = this.labels.size;
@@ -155,7 +160,7 @@ export class LabelledQuadStore implements QuadStore {
         this.loggedTerms = terms;
         this.loggedLabels = labels;
       }
-      this.apply(txId, effects);
+      this.apply(txId, effects, pendingRun ? await pendingRun : undefined);
       if (this.wal && this.wal.bytes >= this.checkpointBytes) {
         // The commit is durable in the log already; a failed checkpoint is retried at the next one.
         try {
@@ -173,14 +178,14 @@ export class LabelledQuadStore implements QuadStore {
   }
 
   /** Apply resolved effects in memory and publish the new state. */
-  private apply(txId: number, effects: Effects): void {
+  private apply(txId: number, effects: Effects, run?: Run): void {
     const cols = this.cols;
     for (const r of effects.deleteRows) cols.markDeleted(r, txId);
     this.deletedRows += effects.deleteRows.length;
     for (const key of effects.pendingDelete) this.pending.delete(key);
     for (const [key, label] of effects.pendingSet) this.pending.set(key, label);
     if (effects.addRows.length > 0) {
-      this.pushRun(buildRun(cols, effects.addRows, true));
+      this.pushRun(run ?? buildRun(cols, effects.addRows, true));
     }
     if (effects.addRows.length >= 100_000) {
       // After a bulk load, give back the growth slack of the columns and the dictionary.
