@@ -57,7 +57,9 @@ export function fileOf(term) {
 export function readManifest(file, suitesRoot) {
   const baseIRI = pathToFileURL(file).href;
   const store = new Store(new Parser({ baseIRI }).parse(readFileSync(file, 'utf8')));
-  const manifest = namedNode(baseIRI);
+  // Usually `<>`; a few SPARQL 1.0 manifests (bnode-coreference, construct) say `[] a mf:Manifest`.
+  const self = namedNode(baseIRI);
+  const manifest = store.countQuads(self, null, null, null) > 0 ? self : (store.getSubjects(namedNode(RDF + 'type'), namedNode(MF + 'Manifest'), null)[0] ?? self);
   const relative = path.relative(suitesRoot, file).split(path.sep).join('/').replace(/\.ttl$/, '');
   const publishedManifest = PUBLISHED_ROOT + relative;
   const idOf = (node) => {

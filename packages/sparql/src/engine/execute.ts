@@ -1,0 +1,76 @@
+/**
+ * executeQuery: parse -> lower -> optimise -> evaluate, with results produced lazily as iterated
+ * (each iteration of `solutions` / `quads` evaluates afresh).
+ */
+import { namedNode, type Dataset } from '@ianode/rdf';
+import type { Algebra } from 'sparqlalgebrajs';
+import type { ExecuteQuery, QueryOptions, QueryResult } from '../api.js';
+import { lowerQuery } from '../algebra/lower.js';
+import { parseQuery } from '../algebra/parse.js';
+import type { QueryPlan } from '../algebra/plan.js';
+import { printQueryPlan } from '../algebra/print.js';
+import { createStatistics, optimise } from '../optimise/index.js';
+import { QueryContext } from './context.js';
+import { ask, constructQuads, describeQuads, selectSolutions } from './forms.js';
+import { TermTable } from './term-table.js';
+
+export const executeQuery: ExecuteQuery = (dataset, query, options = {}) => {
+  const parsed = parseQuery(query, { baseIRI: options.baseIRI });
+  return executeAlgebra(dataset, parsed.algebra, { ...options, baseIRI: parsed.baseIRI });
+};
+
+/** The optimised plan of a query, printed (for tests, debugging and EXPLAIN-like tools). */
+export function explainQuery(dataset: Dataset, query: string, options: QueryOptions = {}): string {
+  const parsed = parseQuery(query, { baseIRI: options.baseIRI });
+  const terms = new TermTable(dataset);
+  const lowered = lowerQuery(parsed.algebra, terms);
+  const graphs = queryDataset(terms, lowered, options);
+  return printQueryPlan(optimise(lowered, createStatistics(dataset, graphs.defaultGraphs)));
+}
+
+/** A query already parsed (see `parseQuery`), planned and evaluated over `dataset`. */
+export function executeAlgebra(dataset: Dataset, algebra: Algebra.Operation, options: QueryOptions = {}): QueryResult {
+  const terms = new TermTable(dataset);
+  const lowered = lowerQuery(algebra, terms);
+  const graphs = queryDataset(terms, lowered, options);
+  const plan = optimise(lowered, createStatistics(dataset, graphs.defaultGraphs));
+  const now = options.now ?? new Date();
+  const context = (): QueryContext =>
+    new QueryContext(dataset, terms, {
+      width: plan.slotNames.length,
+      ...graphs,
+      deadline: options.deadline,
+      rowBudget: options.rowBudget,
+      now,
+      baseIRI: options.baseIRI,
+    });
+  switch (plan.form) {
+    case 'select':
+      return {
+        type: 'bindings',
+        variables: plan.variables.map((v) => v.name),
+        solutions: { [Symbol.iterator]: () => selectSolutions(context(), plan) },
+      };
+    case 'ask':
+      return { type: 'boolean', value: ask(context(), plan) };
+    case 'construct':
+      return { type: 'quads', quads: { [Symbol.iterator]: () => constructQuads(context(), plan) } };
+    case 'describe':
+      return { type: 'quads', quads: { [Symbol.iterator]: () => describeQuads(context(), plan) } };
+  }
+}
+
+/** The query's RDF dataset (§13.2): the protocol's graphs override FROM / FROM NAMED; without
+ * either, the default graph is the dataset's default graph and every named graph is visible. */
+function queryDataset(terms: TermTable, plan: QueryPlan, options: QueryOptions): { defaultGraphs: number[]; namedGraphs: number[] | undefined } {
+  let defaultGraphs: number[] = [0];
+  let namedGraphs: number[] | undefined;
+  if (options.defaultGraphs !== undefined || options.namedGraphs !== undefined) {
+    defaultGraphs = (options.defaultGraphs ?? []).map((iri) => terms.idOf(namedNode(iri)));
+    namedGraphs = (options.namedGraphs ?? []).map((iri) => terms.idOf(namedNode(iri)));
+  } else if (plan.dataset.defaultGraphs !== undefined || plan.dataset.namedGraphs !== undefined) {
+    defaultGraphs = plan.dataset.defaultGraphs ?? [];
+    namedGraphs = plan.dataset.namedGraphs ?? [];
+  }
+  return { defaultGraphs: [...new Set(defaultGraphs)], namedGraphs: namedGraphs && [...new Set(namedGraphs)] };
+}

@@ -1,0 +1,5 @@
+/**
+ * The one place the evaluator imports the expression library from (SPARQL 1.1 §17 operators and
+ * functions, §18.5 set functions).
+ */
+export { compileExpression, effectiveBooleanValue, compareForOrderBy, createAggregator } from '../expressions/index.js';

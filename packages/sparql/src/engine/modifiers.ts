@@ -1,0 +1,109 @@
+/**
+ * Solution modifiers (SPARQL 1.1 §18.5): Project, Distinct, Reduced, Slice; and VALUES (§18.2.4.1).
+ */
+import type { PlanOf } from '../algebra/plan.js';
+import { BATCH_ROWS, compatible, newBatch, appendMerged, type Batch } from './batch.js';
+import type { Env, QueryContext } from './context.js';
+import { evaluate } from './evaluate.js';
+import { allSlots, RowKeySet } from './row-set.js';
+
+/** Clears every slot the projection drops (a sub-select's own variables leave its scope). */
+export function* evalProject(plan: PlanOf<'project'>, q: QueryContext, env: Env): Generator<Batch> {
+  const W = q.width;
+  const keep = new Set(plan.slots);
+  const clear = allSlots(W).filter((s) => !keep.has(s));
+  for (const b of evaluate(plan.input, q, env)) {
+    if (clear.length > 0) {
+      const d = b.data;
+      for (let r = 0; r < b.length; r++) {
+        const base = r * W;
+        for (const s of clear) d[base + s] = 0;
+      }
+    }
+    yield b;
+  }
+}
+
+export function* evalDistinct(plan: PlanOf<'distinct'>, q: QueryContext, env: Env): Generator<Batch> {
+  const W = q.width;
+  const seen = new RowKeySet(allSlots(W), q, 'DISTINCT');
+  for (const b of evaluate(plan.input, q, env)) {
+    q.tick();
+    const d = b.data;
+    let kept = 0;
+    for (let r = 0; r < b.length; r++) {
+      const base = r * W;
+      const before = seen.size;
+      seen.add(d, base);
+      if (seen.size === before) continue;
+      if (kept !== r) d.copyWithin(kept * W, base, base + W);
+      kept++;
+    }
+    b.length = kept;
+    if (kept > 0) yield b;
+  }
+}
+
+/** REDUCED may drop any duplicates: drop those seen among the last REDUCED_WINDOW distinct rows. */
+const REDUCED_WINDOW = 1 << 16;
+
+export function* evalReduced(plan: PlanOf<'reduced'>, q: QueryContext, env: Env): Generator<Batch> {
+  const W = q.width;
+  let seen = new RowKeySet(allSlots(W));
+  for (const b of evaluate(plan.input, q, env)) {
+    q.tick();
+    const d = b.data;
+    let kept = 0;
+    for (let r = 0; r < b.length; r++) {
+      const base = r * W;
+      if (seen.size >= REDUCED_WINDOW) seen = new RowKeySet(allSlots(W));
+      const before = seen.size;
+      seen.add(d, base);
+      if (seen.size === before) continue;
+      if (kept !== r) d.copyWithin(kept * W, base, base + W);
+      kept++;
+    }
+    b.length = kept;
+    if (kept > 0) yield b;
+  }
+}
+
+export function* evalSlice(plan: PlanOf<'slice'>, q: QueryContext, env: Env): Generator<Batch> {
+  const W = q.width;
+  let skip = plan.offset;
+  let left = plan.limit ?? Infinity;
+  if (left <= 0) return;
+  for (const b of evaluate(plan.input, q, env)) {
+    let start = 0;
+    if (skip > 0) {
+      start = Math.min(skip, b.length);
+      skip -= start;
+    }
+    const n = Math.min(b.length - start, left);
+    if (n <= 0) continue;
+    if (start > 0) b.data.copyWithin(0, start * W, (start + n) * W);
+    b.length = n;
+    left -= n;
+    yield b;
+    if (left <= 0) return;
+  }
+}
+
+export function* evalValues(plan: PlanOf<'values'>, q: QueryContext, env: Env): Generator<Batch> {
+  const W = q.width;
+  const row = new Uint32Array(W);
+  const zero = new Uint32Array(W);
+  const seed = env.seed ?? zero;
+  let out = newBatch(W);
+  for (const values of plan.rows) {
+    row.fill(0);
+    plan.slots.forEach((s, j) => (row[s] = values[j]!));
+    if (!compatible(row, 0, seed, 0, W)) continue;
+    if (out.length === BATCH_ROWS) {
+      yield out;
+      out = newBatch(W);
+    }
+    appendMerged(out, row, 0, seed, 0);
+  }
+  if (out.length > 0) yield out;
+}

@@ -1,0 +1,140 @@
+/**
+ * OrderBy (SPARQL 1.1 §18.5, §15.1): a stable sort by the keys (compareForOrderBy; an expression
+ * error sorts like unbound). With `limit` (an ORDER BY under a LIMIT, see optimise/passes/top-k)
+ * only a bounded max-heap of the best `limit` rows is kept.
+ */
+import type { Term } from '@ianode/rdf';
+import type { PlanOf } from '../algebra/plan.js';
+import { BATCH_ROWS, newBatch, RowStore, type Batch } from './batch.js';
+import type { Env, QueryContext } from './context.js';
+import { evaluate } from './evaluate.js';
+import { bindExpression, valueOrError } from './expression-context.js';
+import { NumericCache } from './numeric.js';
+import { compareForOrderBy } from './expression-library.js';
+
+/** A key's value for a row as a term id (0 = unbound or an error). */
+type KeyOf = (data: Uint32Array, base: number) => number;
+
+function keyFunctions(plan: PlanOf<'orderBy'>, q: QueryContext, env: Env): KeyOf[] {
+  return plan.keys.map((k) => {
+    const e = k.expression.expr;
+    if (e.expressionType === 'term' && e.term.termType === 'Variable') {
+      const slot = k.expression.slots.get(e.term.value) ?? -1;
+      return slot < 0 ? () => 0 : (data, base) => data[base + slot]!;
+    }
+    const { f, ctx } = bindExpression(q, k.expression, env);
+    return (data, base) => {
+      const t = valueOrError(f, ctx.at(data, base));
+      return t === undefined ? 0 : q.terms.idOf(t);
+    };
+  });
+}
+
+export function* evalOrderBy(plan: PlanOf<'orderBy'>, q: QueryContext, env: Env): Generator<Batch> {
+  const W = q.width;
+  const keyOf = keyFunctions(plan, q, env);
+  const desc = plan.keys.map((k) => k.descending);
+  const nk = keyOf.length;
+  const limit = plan.limit;
+  if (limit !== undefined && limit <= 0) return;
+  const numbers = new NumericCache(q);
+  const rows = new RowStore(W);
+  /** Per stored row and key: the key's id, and its numeric value when it has a fast one. */
+  const ids: number[] = [];
+  const nums: number[] = [];
+  const isNum: boolean[] = [];
+  /** Arrival order of the row in each storage index (stability). */
+  const seq: number[] = [];
+  const term = (id: number): Term | undefined => (id === 0 ? undefined : q.terms.term(id));
+  const cmp = (a: number, b: number): number => {
+    for (let k = 0; k < nk; k++) {
+      const x = a * nk + k;
+      const y = b * nk + k;
+      let c: number;
+      if (ids[x] === ids[y]) c = 0;
+      else if (isNum[x] && isNum[y] && nums[x] !== nums[y]) c = nums[x]! < nums[y]! ? -1 : 1;
+      else c = compareForOrderBy(term(ids[x]!), term(ids[y]!));
+      if (desc[k]) c = -c;
+      if (c !== 0) return c;
+    }
+    return seq[a]! - seq[b]!;
+  };
+  const setKeys = (i: number, d: Uint32Array, base: number): void => {
+    for (let k = 0; k < nk; k++) {
+      const id = keyOf[k]!(d, base);
+      const v = id === 0 ? null : numbers.get(id);
+      ids[i * nk + k] = id;
+      isNum[i * nk + k] = v !== null;
+      nums[i * nk + k] = v ?? 0;
+    }
+  };
+  const heap: number[] = [];
+  let arrived = 0;
+  for (const b of evaluate(plan.input, q, env)) {
+    q.tick();
+    const d = b.data;
+    for (let r = 0; r < b.length; r++) {
+      const base = r * W;
+      if (limit === undefined || heap.length < limit) {
+        const i = rows.push(d, base);
+        q.checkBudget(rows.length, 'ORDER BY');
+        setKeys(i, d, base);
+        seq[i] = arrived++;
+        if (limit !== undefined) heapPush(heap, i, cmp);
+        continue;
+      }
+      // Top-k: compare with the worst kept row, using a scratch index past the kept rows.
+      const scratch = limit;
+      setKeys(scratch, d, base);
+      seq[scratch] = arrived++;
+      const worst = heap[0]!;
+      if (cmp(scratch, worst) >= 0) continue;
+      rows.data.set(d.subarray(base, base + W), worst * W);
+      for (let k = 0; k < nk; k++) {
+        ids[worst * nk + k] = ids[scratch * nk + k]!;
+        nums[worst * nk + k] = nums[scratch * nk + k]!;
+        isNum[worst * nk + k] = isNum[scratch * nk + k]!;
+      }
+      seq[worst] = seq[scratch]!;
+      siftDown(heap, 0, cmp);
+    }
+  }
+  const order = limit === undefined ? Array.from({ length: rows.length }, (_, i) => i) : heap.slice();
+  order.sort(cmp);
+  let out = newBatch(W);
+  for (const i of order) {
+    if (out.length === BATCH_ROWS) {
+      yield out;
+      out = newBatch(W);
+    }
+    out.data.set(rows.data.subarray(i * W, i * W + W), out.length * W);
+    out.length++;
+  }
+  if (out.length > 0) yield out;
+}
+
+/** Max-heap by `cmp` (the root is the row that sorts last). */
+function heapPush(heap: number[], v: number, cmp: (a: number, b: number) => number): void {
+  heap.push(v);
+  let i = heap.length - 1;
+  while (i > 0) {
+    const p = (i - 1) >> 1;
+    if (cmp(heap[i]!, heap[p]!) <= 0) break;
+    [heap[i], heap[p]] = [heap[p]!, heap[i]!];
+    i = p;
+  }
+}
+
+function siftDown(heap: number[], i: number, cmp: (a: number, b: number) => number): void {
+  const n = heap.length;
+  for (;;) {
+    const l = 2 * i + 1;
+    const r = l + 1;
+    let m = i;
+    if (l < n && cmp(heap[l]!, heap[m]!) > 0) m = l;
+    if (r < n && cmp(heap[r]!, heap[m]!) > 0) m = r;
+    if (m === i) return;
+    [heap[i], heap[m]] = [heap[m]!, heap[i]!];
+    i = m;
+  }
+}

@@ -1,0 +1,98 @@
+/**
+ * Hash mode of a pattern stage: when many rows arrive for one triple pattern, probing the index
+ * once per row costs more than reading every quad of the pattern's constant part once and hashing
+ * it on the positions the rows bind. The stage (bgp.ts) switches to this mode when the rows it
+ * has buffered outnumber a fraction of the pattern's exact count.
+ */
+import type { QuadPattern } from '@ianode/rdf';
+import type { PlanPattern } from '../algebra/plan.js';
+import type { QueryContext } from './context.js';
+
+/** Positions 0 = s, 1 = p, 2 = o. */
+export class PatternHashIndex {
+  readonly cols: [Uint32Array, Uint32Array, Uint32Array];
+  readonly g: Uint32Array;
+  length = 0;
+  private readonly heads = new Map<number, number>();
+  private next: Int32Array;
+
+  /** Read every quad of the pattern's constants in graph `g` (undefined = any graph), hashed on
+   * the values at `keyPositions`. */
+  constructor(
+    q: QueryContext,
+    pattern: QuadPattern,
+    readonly keyPositions: readonly number[],
+  ) {
+    const expected = q.dataset.count(pattern);
+    q.checkBudget(expected, 'a hash join on a triple pattern');
+    const cap = Math.max(16, expected);
+    this.cols = [new Uint32Array(cap), new Uint32Array(cap), new Uint32Array(cap)];
+    this.g = new Uint32Array(cap);
+    this.next = new Int32Array(cap);
+    for (const b of q.dataset.matchBatches(pattern)) {
+      q.tick();
+      const n = b.length;
+      if (this.length + n > this.g.length) this.grow(this.length + n);
+      this.cols[0].set(b.s.subarray(0, n), this.length);
+      this.cols[1].set(b.p.subarray(0, n), this.length);
+      this.cols[2].set(b.o.subarray(0, n), this.length);
+      this.g.set(b.g.subarray(0, n), this.length);
+      this.length += n;
+    }
+    const heads = this.heads;
+    const next = this.next;
+    for (let i = 0; i < this.length; i++) {
+      const h = this.hashAt(i);
+      const head = heads.get(h);
+      next[i] = head === undefined ? -1 : head;
+      heads.set(h, i);
+    }
+  }
+
+  private grow(n: number): void {
+    const cap = Math.max(n, this.g.length * 2);
+    const re = <T extends Uint32Array | Int32Array>(a: T): T => {
+      const b = new (a.constructor as new (n: number) => T)(cap);
+      b.set(a);
+      return b;
+    };
+    this.cols[0] = re(this.cols[0]);
+    this.cols[1] = re(this.cols[1]);
+    this.cols[2] = re(this.cols[2]);
+    (this as { g: Uint32Array }).g = re(this.g);
+    this.next = re(this.next);
+  }
+
+  private hashAt(i: number): number {
+    const kp = this.keyPositions;
+    if (kp.length === 1) return this.cols[kp[0]!]![i]!;
+    let h = 0x811c9dc5;
+    for (const k of kp) h = Math.imul(h ^ this.cols[k]![i]!, 0x01000193);
+    return h;
+  }
+
+  /** First quad whose key may equal `key` (then `nextOf`); -1 ends. Callers verify the key. */
+  first(key: readonly number[]): number {
+    let h: number;
+    if (key.length === 1) h = key[0]!;
+    else {
+      h = 0x811c9dc5;
+      for (const k of key) h = Math.imul(h ^ k, 0x01000193);
+    }
+    return this.heads.get(h) ?? -1;
+  }
+
+  nextOf(i: number): number {
+    return this.next[i]!;
+  }
+}
+
+/** The constant part of a pattern as a dataset pattern (variables as wildcards). */
+export function constantPattern(p: PlanPattern, g: number | undefined): QuadPattern {
+  return {
+    s: p.s.kind === 'const' ? p.s.id : undefined,
+    p: p.p.kind === 'const' ? p.p.id : undefined,
+    o: p.o.kind === 'const' ? p.o.id : undefined,
+    g,
+  };
+}

@@ -1,0 +1,89 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { QuadStore } from '@ianode/store';
+import { executeQuery } from '../../src/engine/execute.js';
+import { SparqlError } from '../../src/errors.js';
+import { PREFIXES, storeWith } from './support.js';
+
+let store: QuadStore;
+beforeAll(async () => {
+  const lines: string[] = [];
+  for (let i = 0; i < 2000; i++) lines.push(`:r${i} :k ${i} .`);
+  store = await storeWith(lines.join('\n'));
+});
+afterAll(() => store.close());
+
+function drain(query: string, options: Parameters<typeof executeQuery>[2]): number {
+  const r = executeQuery(store, PREFIXES + query, options);
+  if (r.type !== 'bindings') throw new Error('expected bindings');
+  let n = 0;
+  for (const _ of r.solutions) n++;
+  return n;
+}
+
+function codeOf(f: () => unknown): string | undefined {
+  try {
+    f();
+  } catch (e) {
+    if (e instanceof SparqlError) return e.code;
+    throw e;
+  }
+  return undefined;
+}
+
+const CROSS = 'SELECT * { ?a :k ?x . ?b :k ?y . ?c :k ?z }'; // 8e9 rows
+
+describe('deadline', () => {
+  it('stops a long cross product soon after the deadline', () => {
+    const start = Date.now();
+    const deadline = start + 50;
+    expect(codeOf(() => drain(CROSS, { deadline }))).toBe('QUERY_TIMEOUT');
+    expect(Date.now() - deadline).toBeLessThan(100);
+  });
+
+  it('stops a long sort and a long group the same way', () => {
+    for (const q of ['SELECT * { ?a :k ?x . ?b :k ?y } ORDER BY ?y', 'SELECT ?x (COUNT(*) AS ?n) { ?a :k ?x . ?b :k ?y } GROUP BY ?x']) {
+      const deadline = Date.now() + 30;
+      expect(codeOf(() => drain(q, { deadline }))).toBe('QUERY_TIMEOUT');
+      expect(Date.now() - deadline).toBeLessThan(100);
+    }
+  });
+});
+
+describe('row budget', () => {
+  it('limits what sorts, groups, distinct sets and hash tables hold', () => {
+    const rowBudget = 1000;
+    expect(codeOf(() => drain('SELECT ?x { ?a :k ?x } ORDER BY ?x', { rowBudget }))).toBe('ROW_BUDGET');
+    expect(codeOf(() => drain('SELECT ?a (COUNT(*) AS ?n) { ?a :k ?x } GROUP BY ?a', { rowBudget }))).toBe('ROW_BUDGET');
+    expect(codeOf(() => drain('SELECT DISTINCT ?x { ?a :k ?x }', { rowBudget }))).toBe('ROW_BUDGET');
+    expect(codeOf(() => drain('SELECT * { ?a :k ?x MINUS { ?a :k ?y } }', { rowBudget }))).toBe('ROW_BUDGET');
+  });
+
+  it('limits the number of results', () => {
+    expect(codeOf(() => drain('SELECT ?x { ?a :k ?x }', { rowBudget: 100 }))).toBe('ROW_BUDGET');
+    expect(drain('SELECT ?x { ?a :k ?x } LIMIT 100', { rowBudget: 100 })).toBe(100);
+  });
+
+  it('lets top-k hold only its k rows', () => {
+    expect(drain('SELECT ?x { ?a :k ?x } ORDER BY DESC(?x) LIMIT 10', { rowBudget: 50 })).toBe(10);
+  });
+});
+
+describe('streaming', () => {
+  it('produces the first solutions of a huge result without evaluating it all', () => {
+    const r = executeQuery(store, PREFIXES + CROSS, { deadline: Date.now() + 5000 });
+    if (r.type !== 'bindings') throw new Error('expected bindings');
+    const start = Date.now();
+    let n = 0;
+    for (const _ of r.solutions) if (++n === 5000) break;
+    expect(n).toBe(5000);
+    expect(Date.now() - start).toBeLessThan(1000);
+    expect(drain(CROSS + ' LIMIT 7', {})).toBe(7);
+  });
+
+  it('evaluates again each time the solutions are iterated', () => {
+    const r = executeQuery(store, PREFIXES + 'SELECT ?x { :r1 :k ?x }');
+    if (r.type !== 'bindings') throw new Error('expected bindings');
+    expect([...r.solutions]).toHaveLength(1);
+    expect([...r.solutions]).toHaveLength(1);
+  });
+});

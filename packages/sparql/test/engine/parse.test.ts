@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { openStore } from '@ianode/store';
+import { parseQuery } from '../../src/algebra/parse.js';
+import { executeQuery } from '../../src/engine/execute.js';
+import { SparqlError } from '../../src/errors.js';
+
+function errorOf(f: () => unknown): SparqlError {
+  try {
+    f();
+  } catch (e) {
+    if (e instanceof SparqlError) return e;
+    throw e;
+  }
+  throw new Error('no error');
+}
+
+describe('parseQuery', () => {
+  it('reports syntax errors with line and column', () => {
+    const e = errorOf(() => parseQuery('SELECT * WHERE {\n  ?s ?p ?o .\n  FILTER( }'));
+    expect(e.code).toBe('SPARQL_SYNTAX');
+    expect(e.position).toEqual({ line: 3, column: 11 });
+    expect(e.message).toMatch(/^line 3, column 11: expecting/);
+  });
+
+  it('reports semantic errors of the parser as syntax errors', () => {
+    expect(errorOf(() => parseQuery('PREFIX : <http://e/> SELECT * { ?s :p ?o BIND(1 AS ?o) }')).code).toBe('SPARQL_SYNTAX');
+    expect(errorOf(() => parseQuery('SELECT ?x { ?s ?p ?o } GROUP BY ?s')).code).toBe('SPARQL_SYNTAX');
+  });
+
+  it('rejects updates and resolves BASE', () => {
+    expect(errorOf(() => parseQuery('INSERT DATA { <http://a> <http://b> <http://c> }')).code).toBe('SPARQL_SYNTAX');
+    expect(parseQuery('BASE <http://x/y/> SELECT * { <z> ?p ?o }').baseIRI).toBe('http://x/y/');
+    expect(parseQuery('SELECT * { ?s ?p ?o }', { baseIRI: 'http://b/' }).baseIRI).toBe('http://b/');
+  });
+
+  it('refuses SERVICE as unsupported', async () => {
+    const store = await openStore({ defaultLabel: '*' });
+    expect(errorOf(() => executeQuery(store, 'SELECT * { SERVICE <http://x/sparql> { ?s ?p ?o } }')).code).toBe('SPARQL_UNSUPPORTED');
+    await store.close();
+  });
+});

@@ -1,0 +1,135 @@
+import { describe, expect, it } from 'vitest';
+import { F, run, T } from './helpers.js';
+
+const dt = (s: string): string => `"${s}"^^xsd:dateTime`;
+const date = (s: string): string => `"${s}"^^xsd:date`;
+
+describe('= and != (§17.3, RDFterm-equal)', () => {
+  it.each([
+    ['1 = 1.0', T],
+    ['1 = 1e0', T],
+    ['"01"^^xsd:integer = 1', T],
+    ['"1"^^xsd:int = 1.0', T],
+    ['1 != 2', T],
+    ['1 != 1.0', F],
+    ['0.1 + 0.2 = 0.3', T],
+    ['"abc" = "abc"^^xsd:string', T],
+    ['?str = ?xstr', T],
+    ['"abc" = "abd"', F],
+    ['"abc" = "abc"@en', F],
+    ['"abc" != "abc"@en', T],
+    ['"chat"@en = "chat"@EN', T],
+    ['?en = ?fr', F],
+    ['?en != ?fr', T],
+    ['1 = "1"', F],
+    ['1 != "1"', T],
+    ['true = 1', F],
+    ['?unknown = ?unknown', T],
+    ['?unknown = "x"', 'error'],
+    ['?unknown != "y"^^ex:other', 'error'],
+    ['?unknown = "x"@en', F],
+    ['?bad = ?bad', T],
+    ['?bad = 1', 'error'],
+    ['?bad != "abc"', 'error'],
+    ['?bad != "abc"@en', T],
+    ['?iri = ex:x', T],
+    ['?iri = ex:y', F],
+    ['?iri = "http://example.org/x"', F],
+    ['?bn = ?bn', T],
+    ['?bn = ?iri', F],
+    ['?unbound = 1', 'error'],
+    ['true = "true"^^xsd:boolean', T],
+    ['"1"^^xsd:boolean = true', T],
+    ['xsd:double("NaN") = xsd:double("NaN")', F],
+    ['xsd:double("NaN") != xsd:double("NaN")', T],
+    [`${dt('2008-04-01T00:00:00Z')} = ${dt('2008-04-01T00:00:00Z')}`, T],
+    [`${dt('2002-04-02T12:00:00')} = ${dt('2002-04-02T12:00:00')}`, T],
+    [`${dt('2002-04-02T23:00:00-04:00')} = ${dt('2002-04-03T02:00:00-01:00')}`, T],
+    [`${dt('2002-04-02T23:00:00')} = ${dt('2002-04-02T23:00:00+06:00')}`, 'error'],
+    [`${dt('1999-12-31T24:00:00')} = ${dt('2000-01-01T00:00:00')}`, T],
+    [`${dt('2005-04-04T24:00:00')} = ${dt('2005-04-04T00:00:00')}`, F],
+    [`${dt('2008-04-01T00:00:00.00Z')} = ${dt('2008-04-01T00:00:00Z')}`, T],
+    [`${dt('2006-08-23T09:00:00+01:00')} != ${date('2006-08-23')}`, T],
+    [`${date('2006-08-23')} = ${date('2006-08-23')}`, T],
+    [`${date('2006-08-23Z')} = ${date('2006-08-23')}`, 'error'],
+    [`${date('2006-08-23Z')} = ${date('2006-08-23+00:00')}`, T],
+    [`${date('2001-01-01Z')} != ${date('2006-08-23')}`, T],
+    ['"PT1H"^^xsd:dayTimeDuration = "PT60M"^^xsd:dayTimeDuration', T],
+    ['"P1Y"^^xsd:yearMonthDuration = "P12M"^^xsd:yearMonthDuration', T],
+    ['"P1Y"^^xsd:yearMonthDuration = "PT1H"^^xsd:dayTimeDuration', F],
+  ])('%s → %s', (expr, expected) => {
+    expect(run(expr)).toBe(expected);
+  });
+});
+
+describe('< > <= >= (§17.3 operator mapping)', () => {
+  it.each([
+    ['1 < 2.5', T],
+    ['2.5 <= 2.5', T],
+    ['3 > 1e0', T],
+    ['1 >= 2', F],
+    ['"10" < "9"', T],
+    ['10 < 9', F],
+    ['12345678901234567 < 12345678901234568', T],
+    ['12345678901234567 = 12345678901234568', F],
+    ['0.1000000000000001 > 0.1', T],
+    ['0.1 = 1e-1', T],
+    ['xsd:float("0.1") = 0.1', T],
+    ['xsd:float("0.1") = 1e-1', F],
+    ['500 > ?int', T],
+    ['?int = 7.0', T],
+    ['"a" < "b"', T],
+    ['"b" < "a"', F],
+    ['"a" < "ab"', T],
+    ['"B" < "a"', T],
+    ['"\\uFFFF" < "\\U0001F600"', T],
+    ['"a"@en < "b"@en', 'error'],
+    ['"a" < "b"@en', 'error'],
+    ['false < true', T],
+    ['true > false', T],
+    ['true >= true', T],
+    ['true < 1', 'error'],
+    ['"a" < 1', 'error'],
+    ['?iri < ex:y', 'error'],
+    ['?bn < ?bn', 'error'],
+    ['?unknown < ?unknown', 'error'],
+    ['?bad < 1', 'error'],
+    ['xsd:double("NaN") < 1', F],
+    ['xsd:double("NaN") >= 1', F],
+    ['xsd:double("-INF") < -1e308', T],
+    ['?dt > ?dtz', T],
+    [`${dt('2000-01-01T00:00:00Z')} < ${dt('2000-01-02T00:00:00')}`, T],
+    [`${dt('2000-01-01T00:00:00Z')} < ${dt('2000-01-01T05:00:00')}`, 'error'],
+    [`${dt('2000-01-01T00:00:00.5Z')} > ${dt('2000-01-01T00:00:00.25Z')}`, T],
+    [`${dt('2006-08-23T09:00:00+01:00')} < ${date('2006-08-24')}`, 'error'],
+    [`${date('2006-08-23Z')} > ${date('2006-08-22')}`, T],
+    [`${date('2006-08-23')} > ${date('2006-08-22')}`, T],
+    ['"10:00:00"^^xsd:time < "11:00:00"^^xsd:time', T],
+    ['"PT1H"^^xsd:dayTimeDuration < "PT2H"^^xsd:dayTimeDuration', T],
+    ['"P1M"^^xsd:yearMonthDuration < "P1Y"^^xsd:yearMonthDuration', T],
+    ['"P1M"^^xsd:yearMonthDuration < "PT1H"^^xsd:dayTimeDuration', 'error'],
+  ])('%s → %s', (expr, expected) => {
+    expect(run(expr)).toBe(expected);
+  });
+});
+
+describe('IN and NOT IN (§17.4.1.9-10)', () => {
+  it.each([
+    ['2 IN (1, 2, 3)', T],
+    ['2 IN (1, 3)', F],
+    ['2 IN ()', F],
+    ['2 IN (2.0)', T],
+    ['2 IN (?unbound, 2)', T],
+    ['2 IN (?unbound, 3)', 'error'],
+    ['2 IN (?unknown, 2)', T],
+    ['"a" IN ("a"@en)', F],
+    ['?unbound IN (1)', 'error'],
+    ['2 NOT IN (1, 3)', T],
+    ['2 NOT IN (2)', F],
+    ['2 NOT IN ()', T],
+    ['2 NOT IN (?unbound, 2)', F],
+    ['2 NOT IN (?unbound, 3)', 'error'],
+  ])('%s → %s', (expr, expected) => {
+    expect(run(expr)).toBe(expected);
+  });
+});

@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { F, int, run, T } from './helpers.js';
+
+describe('logical forms (§17.2, §17.4.1)', () => {
+  it.each([
+    ['true || false', T],
+    ['false || false', F],
+    ['?unbound || true', T],
+    ['true || ?unbound', T],
+    ['?unbound || false', 'error'],
+    ['false || ?unbound', 'error'],
+    ['?unbound || ?unbound', 'error'],
+    ['true && true', T],
+    ['true && false', F],
+    ['true && ?unbound', 'error'],
+    ['?unbound && true', 'error'],
+    ['false && ?unbound', F],
+    ['?unbound && false', F],
+    ['"" || 0', F],
+    ['"a" && 1.5', T],
+    ['?bad || true', T],
+    ['?iri || true', T],
+    ['?iri && true', 'error'],
+    ['!true', F],
+    ['!?str', F],
+    ['!?empty', T],
+    ['!?iri', 'error'],
+    ['!?en', 'error'],
+    ['!?unbound', 'error'],
+    ['IF(true, 1, 2)', int(1)],
+    ['IF(?empty, 1, 2)', int(2)],
+    ['IF(?unbound, 1, 2)', 'error'],
+    ['IF(true, 1, ?unbound)', int(1)],
+    ['IF(false, ?unbound, "x")', '"x"'],
+    ['IF(?iri, 1, 2)', 'error'],
+    ['IF(1/0, 1, 2)', 'error'],
+    ['COALESCE(?unbound, 3)', int(3)],
+    ['COALESCE(?unbound, 1/0, "x")', '"x"'],
+    ['COALESCE(?str, 1)', '"abc"'],
+    ['COALESCE(?unbound)', 'error'],
+    ['COALESCE()', 'error'],
+    ['bound(?int)', T],
+    ['bound(?unbound)', F],
+    ['!bound(?unbound)', T],
+    ['EXISTS { ?s ?p ?o }', T],
+    ['NOT EXISTS { ?s ?p ?o }', F],
+    ['EXISTS { }', F],
+    ['NOT EXISTS { }', T],
+  ])('%s → %s', (expr, expected) => {
+    expect(run(expr)).toBe(expected);
+  });
+});
