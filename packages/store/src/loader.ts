@@ -32,6 +32,7 @@ export async function loadRdf(
   labels: LabelTable,
   input: string | AsyncIterable<string | Uint8Array>,
   options: LoadOptions,
+  onProgress: () => void = () => undefined,
 ): Promise<Omit<LoadResult, 'txId'>> {
   const headerLabel = options.label === undefined ? NO_LABEL : labels.intern(options.label);
   const entries = new Map<string, LabelEntry>();
@@ -54,6 +55,7 @@ export async function loadRdf(
     tx.addIds(g === '' ? 0 : dict.intern(g), sid, dict.intern(p), dict.intern(o), headerLabel);
     quads++;
     if (g === '') triples++;
+    if ((quads & 0xffff) === 0) onProgress();
   };
   const parseOptions = { format: options.format, baseIRI: options.baseIRI };
   const { prefixes } =

@@ -38,7 +38,10 @@ export function listDir(dir: string): DirListing {
   return { checkpoints, wals };
 }
 
-/** The committed transactions of a file, in order; `validEnd` = byte offset after the last one. */
+/** The committed transactions of a file, in order; `validEnd` = byte offset after the last one.
+ * A TERMS frame between transactions (terms logged ahead of a big commit, see
+ * `LabelledQuadStore.logTermsAhead`) comes back as a one-frame entry: terms are only dictionary
+ * entries, valid whether or not the commit that needed them ever happened. */
 export function readTransactions(path: string): { txs: Frame[][]; validEnd: number } {
   const txs: Frame[][] = [];
   let current: Frame[] | undefined;
@@ -47,7 +50,9 @@ export function readTransactions(path: string): { txs: Frame[][]; validEnd: numb
     if (frame.type === FrameType.Begin) {
       current = [frame];
     } else if (current === undefined) {
-      break; // a frame outside a transaction: the rest is not trustworthy
+      if (frame.type !== FrameType.Terms) break; // anything else outside a transaction: stop
+      txs.push([frame]);
+      validEnd = frame.end;
     } else if (frame.type === FrameType.Commit) {
       current.push(frame);
       txs.push(current);
@@ -72,6 +77,8 @@ export function syncDir(dir: string): void {
 /** An open log file: appends whole transactions and fsyncs before reporting them committed. */
 export class WalWriter {
   private broken = false;
+  /** Writes started ahead of a commit (terms of a big load); `append` waits for them. */
+  private ahead: Promise<void> = Promise.resolve();
 
   private constructor(
     private readonly handle: FileHandle,
@@ -102,6 +109,7 @@ export class WalWriter {
    * so a half-written transaction never sits in front of later ones; if even that fails the
    * writer refuses further appends (the store must be reopened). */
   async append(chunks: Iterable<Buffer>): Promise<void> {
+    await this.ahead;
     if (this.broken) throw new StoreError('STORE_IO', 'the transaction log is unusable after an earlier write error; reopen the store');
     const start = this.size;
     try {
@@ -127,6 +135,19 @@ export class WalWriter {
       }
       throw new StoreError('STORE_IO', `could not write the transaction log: ${(err as Error).message}`, { cause: err });
     }
+  }
+
+  /** Start writing frames now, in the background (not synced; the next `append`'s sync covers
+   * them). A failure makes the writer refuse further appends: the store must be reopened. */
+  appendAhead(chunks: Buffer[]): void {
+    this.ahead = this.ahead.then(async () => {
+      if (this.broken) return;
+      try {
+        await this.writeAll(chunks, chunks.reduce((n, c) => n + c.byteLength, 0));
+      } catch {
+        this.broken = true;
+      }
+    });
   }
 
   private async writeAll(buffers: Buffer[], total: number): Promise<void> {

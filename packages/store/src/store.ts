@@ -27,6 +27,8 @@ import {
 } from './wal.js';
 
 const DEFAULT_CHECKPOINT_BYTES = 256 * 1024 * 1024;
+/** Terms logged ahead of a commit in batches of at least this many. */
+const TERMS_AHEAD = 64_000;
 /** Commits adding at least this many rows sort their indexes on worker threads. */
 const PARALLEL_SORT_ROWS = 200_000;
 
@@ -119,7 +121,7 @@ export class LabelledQuadStore implements QuadStore {
   // ---- writes ----
 
   load(input: string | AsyncIterable<string | Uint8Array>, options: LoadOptions): Promise<LoadResult> {
-    return this.transactionWithId((tx) => loadRdf(tx, this.dict, this.labels, input, options)).then(
+    return this.transactionWithId((tx) => loadRdf(tx, this.dict, this.labels, input, options, () => this.logTermsAhead())).then(
       ([result, txId]) => ({ ...result, txId }),
     );
   }
@@ -250,6 +252,15 @@ export class LabelledQuadStore implements QuadStore {
     return frames;
   }
 
+  /** During a big load: start writing the terms interned so far to the log, so the disk works
+   * while the parser does (the commit then writes only the rest). Safe to repeat and to abandon:
+   * logged terms that no commit uses are just unused dictionary entries after a replay. */
+  logTermsAhead(): void {
+    if (!this.wal || this.dict.size - this.loggedTerms < TERMS_AHEAD) return;
+    this.wal.appendAhead(this.termFrames(this.loggedTerms));
+    this.loggedTerms = this.dict.size;
+  }
+
   private termFrames(from: number): Buffer[] {
     const { lengths, bytes } = this.dict.encodedRange(from);
     return encodedStringFrames(FrameType.Terms, from, lengths, bytes);
@@ -257,6 +268,12 @@ export class LabelledQuadStore implements QuadStore {
 
   /** Apply one logged transaction (replay). */
   private replay(frames: Frame[]): void {
+    if (frames[0]!.type === FrameType.Terms) {
+      const { firstId, strings } = decodeStrings(frames[0]!.payload);
+      this.restoreStrings(firstId, strings, this.dict.size, (k) => this.dict.intern(k), 'term');
+      this.loggedTerms = this.dict.size;
+      return;
+    }
     const txId = frames[0]!.payload.readUInt32LE(0);
     if (txId <= this.state.txId) return; // already in the checkpoint
     const effects: Effects = { addRows: new Uint32Array(0), deleteRows: [], pendingSet: new Map(), pendingDelete: [] };

@@ -1,6 +1,8 @@
 /**
  * A commit big enough to take the parallel path (index sorts on worker threads) must index
- * exactly like a small one: every pattern shape agrees with a brute-force scan of the input.
+ * exactly like a small one: every pattern shape agrees with a brute-force scan of the input. Its
+ * ~100k new terms are also logged ahead of the commit (standalone TERMS frames), so the reopen
+ * checks their replay.
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -18,7 +20,7 @@ function* lines(): Generator<string> {
   for (let s = 0; s < SUBJECTS; s++) {
     for (let p = 0; p < PREDICATES; p++) {
       x = (Math.imul(x, 1103515245) + 12345) >>> 0;
-      const o = p % 2 === 0 ? `<http://ex/s${x % SUBJECTS}>` : `"v${x % 5000}"`;
+      const o = p % 2 === 0 ? `<http://ex/s${x % SUBJECTS}>` : p === 1 ? `"v${x % 5000}"` : `"u${s}-${p}"`;
       const g = s % 10 === 0 ? ` <http://ex/g${p % 3}>` : '';
       yield `<http://ex/s${s}> <http://ex/p${p}> ${o}${g} .\n`;
     }
