@@ -1,0 +1,36 @@
+import type { TokenVerifier } from '@ianode/auth';
+import type { FastifyServerOptions } from 'fastify';
+import type { SeedDocument } from './seed.js';
+
+/** Configuration of `createAccessServer`. */
+export interface AccessServerConfig {
+  /** Folder of the database file (`access.db`); `':memory:'` for a throw-away directory. */
+  dataDir: string;
+  /** A ready verifier; otherwise one is built from the fields below. */
+  verifier?: TokenVerifier;
+  /** `JWKS_URL`: the signing keys. */
+  jwksUrl?: string;
+  /** `OPENID_PROVIDER_URL`: the issuer tokens must carry (and, without `jwksUrl`, discovery). */
+  openIdProviderUrl?: string;
+  /** An `aud` tokens must carry (unchecked when absent). */
+  audience?: string | string[];
+  /** `GROUPS_KEY`: the claim holding the groups (default `cognito:groups`). */
+  groupsClaim?: string;
+  /** Claims naming the user, first present wins (default email, cognito:username, username, preferred_username, sub). */
+  userClaims?: string[];
+  /** `ADMIN_GROUP`: the group whose members may use the admin API (default `ianode_admin`). */
+  adminGroup?: string;
+  /** A seed applied at start (a document, or the path of a YAML/JSON file). */
+  seed?: SeedDocument | string;
+  /** Fastify's logger option (pino options or a boolean); default `{ level: 'info' }`. */
+  logger?: FastifyServerOptions['logger'];
+  /** Largest request body in bytes (default 1 MiB). */
+  bodyLimit?: number;
+  /** Injected fetch for the verifier (tests). */
+  fetch?: typeof globalThis.fetch;
+  /** Clock for stored timestamps and token times (tests). */
+  now?: () => number;
+}
+
+export const DEFAULT_ADMIN_GROUP = 'ianode_admin';
+export const DEFAULT_PORT = 8091;

@@ -1,0 +1,450 @@
+import Database from 'better-sqlite3';
+import { AccessError, conflict, invalid, notFound } from '../errors.js';
+import { openDatabase, type Db } from './database.js';
+import type {
+  AttributeDefinition,
+  AttributeValues,
+  GroupRecord,
+  HierarchyRecord,
+  ListOptions,
+  NewAttributeDefinition,
+  NewGroup,
+  NewUser,
+  Sighting,
+  UserPatch,
+  UserRecord,
+} from './types.js';
+import { MAX_VALUE, checkName, checkUserId, checkValueList } from './validate.js';
+
+interface UserRow {
+  id: string;
+  username: string | null;
+  email: string | null;
+  name: string | null;
+  active: number;
+  token_groups: string;
+  token_groups_seen_at: string | null;
+  last_seen_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+interface DefinitionRow {
+  name: string;
+  description: string | null;
+  allowed_values: string | null;
+}
+
+/** A sighting rewrites `last_seen_at` only when the stored one is older than this. */
+const SEEN_RESOLUTION_MS = 60_000;
+
+/**
+ * The user directory over SQLite: users with attributes and group memberships, groups, attribute
+ * definitions and hierarchies. Every change validates first and then writes in one transaction, so a
+ * refused request leaves nothing behind. Methods throw `AccessError` (`VALIDATION`, `NOT_FOUND`,
+ * `CONFLICT`).
+ */
+export class Directory {
+  readonly db: Db;
+  private readonly now: () => Date;
+
+  constructor(db: Db, now: () => Date = () => new Date()) {
+    this.db = db;
+    this.now = now;
+  }
+
+  /** Opens the directory in a data folder (`':memory:'` for a throw-away one). */
+  static open(dataDir: string, now?: () => Date): Directory {
+    return new Directory(openDatabase(dataDir), now);
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+
+  /** Throws when the database cannot answer. */
+  ping(): void {
+    this.db.prepare('SELECT 1').get();
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // users
+
+  getUser(id: string): UserRecord | undefined {
+    const row = this.db.prepare('SELECT * FROM users WHERE id = ?').get(id) as UserRow | undefined;
+    return row === undefined ? undefined : this.toUser(row);
+  }
+
+  requireUser(id: string): UserRecord {
+    const user = this.getUser(id);
+    if (user === undefined) throw notFound(`user ${JSON.stringify(id)}`);
+    return user;
+  }
+
+  listUsers(options: ListOptions = {}): { users: UserRecord[]; total: number } {
+    const where = options.active === undefined ? '' : 'WHERE active = ?';
+    const args = options.active === undefined ? [] : [options.active ? 1 : 0];
+    const total = (this.db.prepare(`SELECT count(*) AS n FROM users ${where}`).get(...args) as { n: number }).n;
+    const rows = this.db
+      .prepare(`SELECT * FROM users ${where} ORDER BY id LIMIT ? OFFSET ?`)
+      .all(...args, options.limit ?? 100, options.offset ?? 0) as UserRow[];
+    return { users: rows.map((row) => this.toUser(row)), total };
+  }
+
+  createUser(input: NewUser): UserRecord {
+    const id = checkUserId(input.id);
+    return this.write(() => {
+      if (this.getUser(id) !== undefined) throw conflict(`user ${JSON.stringify(id)} exists already`);
+      const attributes = this.checkAttributes(input.attributes ?? {});
+      const groups = this.checkGroups(input.groups ?? []);
+      const at = this.stamp();
+      this.db
+        .prepare(
+          `INSERT INTO users (id, username, email, name, active, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+        )
+        .run(id, profile('username', input.username), profile('email', input.email), profile('name', input.name), input.active === false ? 0 : 1, at, at);
+      this.replaceAttributes(id, attributes);
+      this.replaceGroups(id, groups);
+      return this.requireUser(id);
+    });
+  }
+
+  updateUser(id: string, patch: UserPatch): UserRecord {
+    return this.write(() => {
+      const user = this.requireUser(id);
+      const attributes = patch.attributes === undefined ? undefined : this.checkAttributes(patch.attributes);
+      const groups = patch.groups === undefined ? undefined : this.checkGroups(patch.groups);
+      const next = {
+        username: patch.username === undefined ? user.username : profile('username', patch.username),
+        email: patch.email === undefined ? user.email : profile('email', patch.email),
+        name: patch.name === undefined ? user.name : profile('name', patch.name),
+        active: patch.active === undefined ? user.active : patch.active,
+      };
+      this.db
+        .prepare('UPDATE users SET username = ?, email = ?, name = ?, active = ?, updated_at = ? WHERE id = ?')
+        .run(next.username, next.email, next.name, next.active ? 1 : 0, this.stamp(), id);
+      if (attributes !== undefined) {
+        const merged = new Map(Object.entries(user.attributes));
+        for (const [name, values] of attributes) {
+          if (values === null) merged.delete(name);
+          else merged.set(name, values);
+        }
+        this.replaceAttributes(id, merged);
+      }
+      if (groups !== undefined) this.replaceGroups(id, groups);
+      return this.requireUser(id);
+    });
+  }
+
+  deleteUser(id: string): void {
+    this.write(() => {
+      if (this.db.prepare('DELETE FROM users WHERE id = ?').run(id).changes === 0) throw notFound(`user ${JSON.stringify(id)}`);
+    });
+  }
+
+  /**
+   * Records that a user presented a valid token: an unknown user is created inactive with no
+   * attributes; a known one gets the token's groups (kept for lookups by an administrator) and any
+   * profile field it lacks. Writes only when something changed.
+   */
+  observe(seen: Sighting): { user: UserRecord; created: boolean } {
+    return this.write(() => {
+      const existing = this.getUser(seen.id);
+      const at = this.now();
+      const stamp = at.toISOString();
+      const groups = JSON.stringify([...seen.groups]);
+      if (existing === undefined) {
+        this.db
+          .prepare(
+            `INSERT INTO users (id, username, email, name, active, token_groups, token_groups_seen_at, last_seen_at, created_at, updated_at)
+             VALUES (?, ?, ?, ?, 0, ?, ?, ?, ?, ?)`,
+          )
+          .run(seen.id, clip(seen.username), clip(seen.email), clip(seen.name), groups, stamp, stamp, stamp, stamp);
+        return { user: this.requireUser(seen.id), created: true };
+      }
+      const stale = existing.lastSeenAt === null || at.getTime() - Date.parse(existing.lastSeenAt) >= SEEN_RESOLUTION_MS;
+      const fills =
+        (existing.username === null && seen.username !== undefined) ||
+        (existing.email === null && seen.email !== undefined) ||
+        (existing.name === null && seen.name !== undefined);
+      if (stale || fills || JSON.stringify(existing.tokenGroups) !== groups) {
+        this.db
+          .prepare(
+            `UPDATE users SET token_groups = ?, token_groups_seen_at = ?, last_seen_at = ?,
+               username = coalesce(username, ?), email = coalesce(email, ?), name = coalesce(name, ?)
+             WHERE id = ?`,
+          )
+          .run(groups, stamp, stamp, clip(seen.username), clip(seen.email), clip(seen.name), seen.id);
+        return { user: this.requireUser(seen.id), created: false };
+      }
+      return { user: existing, created: false };
+    });
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // groups
+
+  listGroups(): GroupRecord[] {
+    const rows = this.db.prepare('SELECT name, description, created_at FROM groups ORDER BY name').all() as {
+      name: string;
+      description: string | null;
+      created_at: string;
+    }[];
+    const members = this.db.prepare('SELECT user_id FROM group_members WHERE group_name = ? ORDER BY user_id').pluck();
+    return rows.map((row) => ({ name: row.name, description: row.description, members: members.all(row.name) as string[], createdAt: row.created_at }));
+  }
+
+  getGroup(name: string): GroupRecord | undefined {
+    return this.listGroups().find((group) => group.name === name);
+  }
+
+  createGroup(input: NewGroup): GroupRecord {
+    const name = checkName('group', input.name);
+    return this.write(() => {
+      if (this.db.prepare('SELECT 1 FROM groups WHERE name = ?').get(name) !== undefined) throw conflict(`group ${JSON.stringify(name)} exists already`);
+      this.db.prepare('INSERT INTO groups (name, description, created_at) VALUES (?, ?, ?)').run(name, profile('description', input.description), this.stamp());
+      return this.getGroup(name)!;
+    });
+  }
+
+  deleteGroup(name: string): void {
+    this.write(() => {
+      if (this.db.prepare('DELETE FROM groups WHERE name = ?').run(name).changes === 0) throw notFound(`group ${JSON.stringify(name)}`);
+    });
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // hierarchies
+
+  getHierarchy(name: string): HierarchyRecord | undefined {
+    const tiers = this.db.prepare('SELECT tiers FROM hierarchies WHERE name = ?').pluck().get(name) as string | undefined;
+    return tiers === undefined ? undefined : { name, tiers: JSON.parse(tiers) as string[] };
+  }
+
+  listHierarchies(): HierarchyRecord[] {
+    const rows = this.db.prepare('SELECT name, tiers FROM hierarchies ORDER BY name').all() as { name: string; tiers: string }[];
+    return rows.map((row) => ({ name: row.name, tiers: JSON.parse(row.tiers) as string[] }));
+  }
+
+  /** Creates or replaces a hierarchy; `created` tells which. */
+  putHierarchy(name: string, tiers: readonly string[]): { hierarchy: HierarchyRecord; created: boolean } {
+    checkName('hierarchy', name);
+    const checked = checkValueList(`the tiers of ${name}`, tiers);
+    return this.write(() => {
+      const definition = this.definitionRow(name);
+      if (definition !== undefined) {
+        const values = parseList(definition.allowed_values);
+        if (values !== null) {
+          const outside = checked.filter((tier) => !values.includes(tier));
+          if (outside.length > 0) throw invalid(`tiers ${outside.join(', ')} are not allowed values of attribute ${name}`);
+        } else {
+          this.checkInUse(name, checked);
+        }
+      }
+      const created = this.setHierarchy(name, checked);
+      return { hierarchy: { name, tiers: checked }, created };
+    });
+  }
+
+  deleteHierarchy(name: string): void {
+    this.write(() => {
+      if (this.db.prepare('DELETE FROM hierarchies WHERE name = ?').run(name).changes === 0) throw notFound(`hierarchy ${JSON.stringify(name)}`);
+    });
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // attribute definitions
+
+  listDefinitions(): AttributeDefinition[] {
+    const rows = this.db.prepare('SELECT name, description, allowed_values FROM attribute_definitions ORDER BY name').all() as DefinitionRow[];
+    return rows.map((row) => this.toDefinition(row));
+  }
+
+  getDefinition(name: string): AttributeDefinition | undefined {
+    const row = this.definitionRow(name);
+    return row === undefined ? undefined : this.toDefinition(row);
+  }
+
+  /**
+   * Creates or replaces a definition (description and values; absent means none). `hierarchy`, when
+   * present, sets or removes the hierarchy of the same name. Refuses a change that would leave a
+   * stored user value outside the allowed values.
+   */
+  putDefinition(input: NewAttributeDefinition): { definition: AttributeDefinition; created: boolean } {
+    const name = checkName('attribute', input.name);
+    const values = input.values == null ? null : checkValueList(`the values of ${name}`, input.values);
+    const hierarchy = input.hierarchy == null ? input.hierarchy : checkValueList(`the tiers of ${name}`, input.hierarchy);
+    return this.write(() => {
+      const existing = this.definitionRow(name);
+      const tiers = hierarchy === undefined ? (this.getHierarchy(name)?.tiers ?? null) : hierarchy;
+      if (values !== null && tiers !== null) {
+        const outside = tiers.filter((tier) => !values.includes(tier));
+        if (outside.length > 0) throw invalid(`hierarchy tiers ${outside.join(', ')} of ${name} are not among its values`);
+      }
+      const allowed = values ?? tiers;
+      if (allowed !== null) this.checkInUse(name, allowed);
+      const at = this.stamp();
+      this.db
+        .prepare(
+          `INSERT INTO attribute_definitions (name, description, allowed_values, created_at, updated_at) VALUES (?, ?, ?, ?, ?)
+           ON CONFLICT (name) DO UPDATE SET description = excluded.description, allowed_values = excluded.allowed_values, updated_at = excluded.updated_at`,
+        )
+        .run(name, profile('description', input.description), values === null ? null : JSON.stringify(values), at, at);
+      if (hierarchy === null) this.db.prepare('DELETE FROM hierarchies WHERE name = ?').run(name);
+      else if (hierarchy !== undefined) this.setHierarchy(name, hierarchy);
+      return { definition: this.getDefinition(name)!, created: existing === undefined };
+    });
+  }
+
+  deleteDefinition(name: string): void {
+    this.write(() => {
+      if (this.definitionRow(name) === undefined) throw notFound(`attribute ${JSON.stringify(name)}`);
+      const holders = this.db.prepare('SELECT count(DISTINCT user_id) FROM user_attributes WHERE name = ?').pluck().get(name) as number;
+      if (holders > 0) throw conflict(`attribute ${name} is held by ${holders} user(s); remove it from them first`);
+      this.db.prepare('DELETE FROM attribute_definitions WHERE name = ?').run(name);
+    });
+  }
+
+  /** The values a user may hold for a defined attribute (`null`: any), or `undefined` if undefined. */
+  allowedValues(name: string): string[] | null | undefined {
+    const row = this.definitionRow(name);
+    if (row === undefined) return undefined;
+    return parseList(row.allowed_values) ?? this.getHierarchy(name)?.tiers ?? null;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // internals
+
+  /** Runs `fn` in an immediate (write) transaction; an exception rolls everything back. */
+  write<T>(fn: () => T): T {
+    try {
+      return this.db.transaction(fn).immediate();
+    } catch (error) {
+      if (!(error instanceof Database.SqliteError)) throw error;
+      throw new AccessError('STORAGE_UNAVAILABLE', 'the directory database failed; try again', { cause: error });
+    }
+  }
+
+  private stamp(): string {
+    return this.now().toISOString();
+  }
+
+  private definitionRow(name: string): DefinitionRow | undefined {
+    return this.db.prepare('SELECT name, description, allowed_values FROM attribute_definitions WHERE name = ?').get(name) as DefinitionRow | undefined;
+  }
+
+  private toDefinition(row: DefinitionRow): AttributeDefinition {
+    return { name: row.name, description: row.description, values: parseList(row.allowed_values), hierarchy: this.getHierarchy(row.name)?.tiers ?? null };
+  }
+
+  private setHierarchy(name: string, tiers: readonly string[]): boolean {
+    const at = this.stamp();
+    const existed = this.db.prepare('SELECT 1 FROM hierarchies WHERE name = ?').get(name) !== undefined;
+    this.db
+      .prepare(
+        `INSERT INTO hierarchies (name, tiers, created_at, updated_at) VALUES (?, ?, ?, ?)
+         ON CONFLICT (name) DO UPDATE SET tiers = excluded.tiers, updated_at = excluded.updated_at`,
+      )
+      .run(name, JSON.stringify(tiers), at, at);
+    return !existed;
+  }
+
+  private checkInUse(name: string, allowed: readonly string[]): void {
+    const inUse = this.db.prepare('SELECT DISTINCT value FROM user_attributes WHERE name = ? ORDER BY value').pluck().all(name) as string[];
+    const stranded = inUse.filter((value) => !allowed.includes(value));
+    if (stranded.length > 0) {
+      throw conflict(`users hold ${stranded.slice(0, 5).map((v) => `${name}=${v}`).join(', ')}${stranded.length > 5 ? ', …' : ''}, which would no longer be allowed`);
+    }
+  }
+
+  /** Validates attribute input against the definitions; `null` marks a removal. */
+  private checkAttributes(input: Record<string, AttributeValues | null>): Map<string, string[] | null> {
+    const result = new Map<string, string[] | null>();
+    for (const [name, raw] of Object.entries(input)) {
+      checkName('attribute', name);
+      const values = raw === null ? [] : Array.isArray(raw) ? raw : [raw];
+      if (values.length === 0) {
+        result.set(name, null);
+        continue;
+      }
+      const allowed = this.allowedValues(name);
+      if (allowed === undefined) throw invalid(`attribute ${name} is not defined; define it first (POST /attributes)`);
+      checkValueList(`attribute ${name}`, values);
+      if (allowed !== null) {
+        const outside = values.filter((value) => !allowed.includes(value));
+        if (outside.length > 0) throw invalid(`${name}=${outside[0]} is not allowed; allowed values of ${name}: ${allowed.join(', ')}`);
+      }
+      result.set(name, [...values]);
+    }
+    return result;
+  }
+
+  private checkGroups(groups: readonly string[]): string[] {
+    const unique = [...new Set(groups)];
+    for (const name of unique) {
+      if (this.db.prepare('SELECT 1 FROM groups WHERE name = ?').get(name) === undefined) {
+        throw invalid(`group ${JSON.stringify(name)} does not exist; create it first (POST /groups)`);
+      }
+    }
+    return unique;
+  }
+
+  private replaceAttributes(id: string, attributes: Map<string, string[] | null>): void {
+    this.db.prepare('DELETE FROM user_attributes WHERE user_id = ?').run(id);
+    const insert = this.db.prepare('INSERT INTO user_attributes (user_id, name, value, position) VALUES (?, ?, ?, ?)');
+    for (const [name, values] of attributes) {
+      values?.forEach((value, position) => insert.run(id, name, value, position));
+    }
+  }
+
+  private replaceGroups(id: string, groups: readonly string[]): void {
+    this.db.prepare('DELETE FROM group_members WHERE user_id = ?').run(id);
+    const insert = this.db.prepare('INSERT INTO group_members (group_name, user_id) VALUES (?, ?)');
+    for (const group of groups) insert.run(group, id);
+  }
+
+  private toUser(row: UserRow): UserRecord {
+    const pairs = this.db.prepare('SELECT name, value FROM user_attributes WHERE user_id = ? ORDER BY name, position').all(row.id) as { name: string; value: string }[];
+    const attributes = new Map<string, string[]>();
+    for (const { name, value } of pairs) {
+      const values = attributes.get(name);
+      if (values === undefined) attributes.set(name, [value]);
+      else values.push(value);
+    }
+    const groups = this.db.prepare('SELECT group_name FROM group_members WHERE user_id = ? ORDER BY group_name').pluck().all(row.id) as string[];
+    return {
+      id: row.id,
+      username: row.username,
+      email: row.email,
+      name: row.name,
+      active: row.active === 1,
+      attributes: Object.fromEntries(attributes),
+      groups,
+      tokenGroups: JSON.parse(row.token_groups) as string[],
+      tokenGroupsSeenAt: row.token_groups_seen_at,
+      lastSeenAt: row.last_seen_at,
+      createdAt: row.created_at,
+      updatedAt: row.updated_at,
+    };
+  }
+}
+
+function parseList(text: string | null): string[] | null {
+  return text === null ? null : (JSON.parse(text) as string[]);
+}
+
+/** A profile text field: trimmed, at most MAX_VALUE characters, no control characters; '' → null. */
+function profile(field: string, value: string | null | undefined): string | null {
+  if (value === undefined || value === null) return null;
+  // eslint-disable-next-line no-control-regex
+  if (value.length > MAX_VALUE || /[\u0000-\u001f\u007f]/.test(value)) {
+    throw invalid(`${field} must be at most ${MAX_VALUE} characters without control characters`);
+  }
+  const trimmed = value.trim();
+  return trimmed === '' ? null : trimmed;
+}
+
+/** A profile value taken from a token: kept as given, but bounded. */
+function clip(value: string | undefined): string | null {
+  return value === undefined || value === '' ? null : value.slice(0, MAX_VALUE);
+}

@@ -1,0 +1,57 @@
+/**
+ * Schema migrations of the directory database, applied in order; `PRAGMA user_version` records how
+ * many have run. Append new migrations, never edit one that has shipped.
+ */
+export const MIGRATIONS: readonly string[] = [
+  `
+  CREATE TABLE users (
+    id TEXT PRIMARY KEY,
+    username TEXT,
+    email TEXT,
+    name TEXT,
+    active INTEGER NOT NULL DEFAULT 0 CHECK (active IN (0, 1)),
+    token_groups TEXT NOT NULL DEFAULT '[]',
+    token_groups_seen_at TEXT,
+    last_seen_at TEXT,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+  ) STRICT;
+
+  CREATE TABLE hierarchies (
+    name TEXT PRIMARY KEY,
+    tiers TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+  ) STRICT;
+
+  CREATE TABLE attribute_definitions (
+    name TEXT PRIMARY KEY,
+    description TEXT,
+    allowed_values TEXT,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+  ) STRICT;
+
+  CREATE TABLE user_attributes (
+    user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+    name TEXT NOT NULL REFERENCES attribute_definitions(name),
+    value TEXT NOT NULL,
+    position INTEGER NOT NULL,
+    PRIMARY KEY (user_id, name, value)
+  ) STRICT;
+  CREATE INDEX user_attributes_by_name ON user_attributes(name, value);
+
+  CREATE TABLE groups (
+    name TEXT PRIMARY KEY,
+    description TEXT,
+    created_at TEXT NOT NULL
+  ) STRICT;
+
+  CREATE TABLE group_members (
+    group_name TEXT NOT NULL REFERENCES groups(name) ON DELETE CASCADE,
+    user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+    PRIMARY KEY (group_name, user_id)
+  ) STRICT;
+  CREATE INDEX group_members_by_user ON group_members(user_id);
+  `,
+];

@@ -1,0 +1,99 @@
+/** One or several values of an attribute, as clients write them. */
+export type AttributeValues = string | string[];
+
+/** A user as the directory holds it. */
+export interface UserRecord {
+  /** The user name from the token (first present of the configured claims, e.g. the email). */
+  id: string;
+  username: string | null;
+  email: string | null;
+  name: string | null;
+  /** Inactive users resolve to no data attributes. */
+  active: boolean;
+  /** Attribute name → values (in the order given). */
+  attributes: Record<string, string[]>;
+  /** Directory group memberships (set through the admin API). */
+  groups: string[];
+  /** Groups of the user's own token at their last whoami or lookup. */
+  tokenGroups: string[];
+  tokenGroupsSeenAt: string | null;
+  lastSeenAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface NewUser {
+  id: string;
+  username?: string | null;
+  email?: string | null;
+  name?: string | null;
+  /** Default true for users created by an administrator. */
+  active?: boolean;
+  attributes?: Record<string, AttributeValues>;
+  groups?: string[];
+}
+
+/** A change to a user: absent fields stay; an attribute set to `null` or `[]` is removed. */
+export interface UserPatch {
+  username?: string | null;
+  email?: string | null;
+  name?: string | null;
+  active?: boolean;
+  attributes?: Record<string, AttributeValues | null>;
+  /** Replaces the directory group memberships. */
+  groups?: string[];
+}
+
+/** What a verified token says about a user the service sees. */
+export interface Sighting {
+  id: string;
+  groups: readonly string[];
+  username?: string | undefined;
+  email?: string | undefined;
+  name?: string | undefined;
+}
+
+export interface GroupRecord {
+  name: string;
+  description: string | null;
+  members: string[];
+  createdAt: string;
+}
+
+export interface NewGroup {
+  name: string;
+  description?: string | null;
+}
+
+export interface HierarchyRecord {
+  name: string;
+  /** Least to most privileged. */
+  tiers: string[];
+}
+
+/**
+ * An attribute definition. A user may hold an attribute only if it is defined; its values must be
+ * among `values` when given, else among the tiers of the hierarchy of the same name when there is
+ * one, else anything.
+ */
+export interface AttributeDefinition {
+  name: string;
+  description: string | null;
+  values: string[] | null;
+  /** The tiers of the hierarchy named like the attribute, if any. */
+  hierarchy: string[] | null;
+}
+
+export interface NewAttributeDefinition {
+  name: string;
+  description?: string | null;
+  values?: string[] | null;
+  /** Sets (a list) or removes (`null`) the hierarchy of the same name; absent leaves it. */
+  hierarchy?: string[] | null;
+}
+
+export interface ListOptions {
+  limit?: number;
+  offset?: number;
+  active?: boolean;
+}

@@ -1,0 +1,31 @@
+import type { VerifiedToken } from '@ianode/auth';
+
+/** Who may call a route. */
+export type RouteAuth = 'public' | 'user' | 'admin';
+
+/** The authenticated caller of a request. */
+export interface Caller {
+  user: string;
+  groups: string[];
+  isAdmin: boolean;
+  token: VerifiedToken;
+}
+
+/** Extra fields of a request's audit line, set by the handler. */
+export interface AuditDetail {
+  target?: string;
+  [field: string]: unknown;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Who may call the route (default public). */
+    auth?: RouteAuth;
+    /** Name of the audit event the route writes (no audit line when absent). */
+    audit?: string;
+  }
+  interface FastifyRequest {
+    caller?: Caller;
+    auditDetail?: AuditDetail;
+  }
+}

@@ -1,0 +1,19 @@
+export { createAccessServer, type AccessServer, type RouteEntry } from './server.js';
+export { DEFAULT_ADMIN_GROUP, DEFAULT_PORT, type AccessServerConfig } from './config.js';
+export { AccessError, errorStatus, type AccessErrorCode } from './errors.js';
+export { Directory } from './directory/directory.js';
+export { openDatabase, DATABASE_FILE } from './directory/database.js';
+export { dataAttributes, displayAttributes, effectiveGroups } from './directory/data-attributes.js';
+export type {
+  AttributeDefinition,
+  AttributeValues,
+  GroupRecord,
+  HierarchyRecord,
+  NewAttributeDefinition,
+  NewGroup,
+  NewUser,
+  Sighting,
+  UserPatch,
+  UserRecord,
+} from './directory/types.js';
+export { applySeed, readSeedFile, type SeedDocument, type SeedReport } from './seed.js';

@@ -1,0 +1,183 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import swagger from '@fastify/swagger';
+import { AuthError, createTokenVerifier, type TokenVerifier } from '@ianode/auth';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { DEFAULT_ADMIN_GROUP, type AccessServerConfig } from './config.js';
+import { Directory } from './directory/directory.js';
+import { handleError } from './http/errors.js';
+import './http/context.js';
+import { registerAttributeRoutes } from './http/routes/attributes.js';
+import { registerGroupRoutes } from './http/routes/groups.js';
+import { registerHierarchyRoutes } from './http/routes/hierarchies.js';
+import { registerMetaRoutes } from './http/routes/meta.js';
+import { registerSelfRoutes } from './http/routes/self.js';
+import { registerUserRoutes } from './http/routes/users.js';
+import { applySeed, readSeedFile, type SeedReport } from './seed.js';
+
+/** A registered route (method and Fastify path, e.g. `GET /users/:id`). */
+export interface RouteEntry {
+  method: string;
+  url: string;
+}
+
+export interface AccessServer {
+  app: FastifyInstance;
+  directory: Directory;
+  verifier: TokenVerifier;
+  /** Every route registered (HEAD twins of GET routes left out). */
+  routes: RouteEntry[];
+  /** What the seed created (empty lists without a seed). */
+  seeded: SeedReport;
+  /** Starts listening; resolves to the base URL. */
+  listen(options?: { port?: number; host?: string }): Promise<string>;
+  /** Stops the server and closes the database. */
+  close(): Promise<void>;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
+
+/**
+ * Builds the access service (SPEC §6): opens the directory in `dataDir`, applies the seed, builds
+ * the token verifier, and registers the routes with their schemas. Tests call `app.inject()` or
+ * `listen({ port: 0 })`; `main.ts` listens on 8091.
+ */
+export async function createAccessServer(config: AccessServerConfig): Promise<AccessServer> {
+  const clock = config.now;
+  const directory = Directory.open(config.dataDir, clock === undefined ? undefined : () => new Date(clock()));
+  let seeded: SeedReport = { created: { hierarchies: [], attributes: [], groups: [], users: [] } };
+  let verifier: TokenVerifier;
+  try {
+    if (config.seed !== undefined) {
+      const source = typeof config.seed === 'string' ? config.seed : 'seed';
+      seeded = applySeed(directory, typeof config.seed === 'string' ? readSeedFile(config.seed) : config.seed, source);
+    }
+    verifier =
+      config.verifier ??
+      createTokenVerifier({
+        ...(config.jwksUrl === undefined ? {} : { jwksUrl: config.jwksUrl }),
+        ...(config.openIdProviderUrl === undefined ? {} : { openIdProviderUrl: config.openIdProviderUrl }),
+        ...(config.audience === undefined ? {} : { audience: config.audience }),
+        ...(config.userClaims === undefined ? {} : { userClaims: config.userClaims }),
+        groupsClaim: config.groupsClaim ?? 'cognito:groups',
+        ...(config.fetch === undefined ? {} : { fetch: config.fetch }),
+        ...(clock === undefined ? {} : { now: clock }),
+      });
+  } catch (error) {
+    directory.close();
+    throw error;
+  }
+  const adminGroup = config.adminGroup ?? DEFAULT_ADMIN_GROUP;
+
+  const app = Fastify({
+    logger: loggerOptions(config.logger),
+    bodyLimit: config.bodyLimit ?? 1024 * 1024,
+    genReqId: (request: IncomingMessage) => {
+      const given = request.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    ajv: { customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: true, allErrors: false, allowUnionTypes: true } },
+  });
+  const routes: RouteEntry[] = [];
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) {
+      if (method !== 'HEAD') routes.push({ method, url: route.url });
+    }
+  });
+
+  app.setErrorHandler(handleError);
+  app.setNotFoundHandler((request, reply) =>
+    reply.code(404).send({ code: 'NOT_FOUND', message: `no route ${request.method} ${request.url.split('?')[0]}` }),
+  );
+
+  app.addHook('onRequest', async (request, reply) => {
+    void reply.header('x-request-id', request.id);
+    const auth = request.routeOptions.config.auth ?? 'public';
+    if (auth === 'public') return;
+    const token = await verifier.authenticate(request.headers.authorization);
+    request.caller = { user: token.user, groups: token.groups, isAdmin: token.groups.includes(adminGroup), token };
+    if (auth === 'admin' && !request.caller.isAdmin) throw new AuthError('FORBIDDEN', `this needs the ${adminGroup} group`);
+  });
+
+  const audit = app.log.child({ audit: true });
+  app.addHook('onResponse', async (request, reply) => {
+    const event = request.routeOptions.config.audit;
+    if (event === undefined) return;
+    const params = (request.params ?? {}) as Record<string, string>;
+    const detail = request.auditDetail ?? {};
+    const status = reply.statusCode;
+    const outcome = outcomeOf(status);
+    audit[status >= 500 ? 'error' : 'info'](
+      {
+        reqId: request.id,
+        event,
+        actor: request.caller?.user ?? null,
+        admin: request.caller?.isAdmin ?? false,
+        target: detail.target ?? params.id ?? params.user ?? params.name ?? null,
+        outcome,
+        status,
+        ...detail,
+      },
+      `audit ${event} ${outcome}`,
+    );
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'ianode access service',
+        version: '0.1.0',
+        description: 'The user directory of ianode: who a token names, their attributes and groups, attribute hierarchies, and the admin API (SPEC §6).',
+      },
+      components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+      tags: [
+        { name: 'self', description: 'Identity and attribute resolution' },
+        { name: 'admin', description: `Directory administration (callers in the ${adminGroup} group)` },
+        { name: 'meta', description: 'Health and this document' },
+      ],
+    },
+  });
+  registerMetaRoutes(app, directory);
+  registerSelfRoutes(app, directory);
+  registerHierarchyRoutes(app, directory);
+  registerUserRoutes(app, directory);
+  registerGroupRoutes(app, directory);
+  registerAttributeRoutes(app, directory);
+  app.addHook('onClose', async () => directory.close());
+  try {
+    await app.ready();
+  } catch (error) {
+    directory.close();
+    throw error;
+  }
+
+  return {
+    app,
+    directory,
+    verifier,
+    routes,
+    seeded,
+    async listen(options = {}) {
+      return app.listen({ port: options.port ?? 0, host: options.host ?? '127.0.0.1' });
+    },
+    close: () => app.close(),
+  };
+}
+
+function outcomeOf(status: number): string {
+  if (status < 400) return 'ok';
+  if (status === 401) return 'unauthenticated';
+  if (status === 403) return 'denied';
+  if (status === 404) return 'not_found';
+  if (status < 500) return 'rejected';
+  return 'error';
+}
+
+/** Fastify logger options with the authorization header always redacted. */
+function loggerOptions(logger: FastifyServerOptions['logger']): FastifyServerOptions['logger'] {
+  if (logger === false) return false;
+  const redact = { paths: ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization'], censor: '[redacted]' };
+  if (logger === undefined || logger === true) return { level: 'info', redact };
+  return { redact, ...logger };
+}

@@ -1,0 +1,92 @@
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { ADMIN, DEMO_SEED, startIdp, tempDir, type TestIdp } from './helpers.js';
+
+const MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
+
+let idp: TestIdp;
+beforeAll(async () => {
+  idp = await startIdp();
+});
+afterAll(() => idp.close());
+
+interface Run {
+  lines: Record<string, unknown>[];
+  stderr: string;
+  exit: Promise<number | null>;
+  kill(signal: NodeJS.Signals): void;
+  waitFor(msg: string): Promise<Record<string, unknown>>;
+}
+
+function run(args: string[], env: Record<string, string>): Run {
+  const child = spawn(process.execPath, [MAIN, ...args], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const lines: Record<string, unknown>[] = [];
+  let stderr = '';
+  let buffer = '';
+  const waiters: { msg: string; resolve: (line: Record<string, unknown>) => void }[] = [];
+  child.stdout.on('data', (chunk: Buffer) => {
+    buffer += chunk.toString();
+    let at: number;
+    while ((at = buffer.indexOf('\n')) >= 0) {
+      const line = JSON.parse(buffer.slice(0, at)) as Record<string, unknown>;
+      buffer = buffer.slice(at + 1);
+      lines.push(line);
+      for (const waiter of waiters.filter((w) => w.msg === line.msg)) waiter.resolve(line);
+    }
+  });
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return {
+    lines,
+    get stderr() {
+      return stderr;
+    },
+    exit,
+    kill: (signal) => child.kill(signal),
+    waitFor: (msg) => {
+      const seen = lines.find((line) => line.msg === msg);
+      return seen !== undefined ? Promise.resolve(seen) : new Promise((resolve) => waiters.push({ msg, resolve }));
+    },
+  };
+}
+
+describe.skipIf(!existsSync(MAIN))('main (dist/main.js)', () => {
+  it('starts with a seed, serves, and stops cleanly on SIGTERM', async () => {
+    const data = tempDir();
+    try {
+      const proc = run(['--port', '0', '--data', data.dir, '--seed', DEMO_SEED], { OPENID_PROVIDER_URL: idp.issuer, JWKS_URL: idp.jwksUrl });
+      const listening = await proc.waitFor('access service listening');
+      const url = listening.url as string;
+      expect((await fetch(`${url}/health`)).status).toBe(200);
+      const token = await idp.token(ADMIN, ['ianode_admin']);
+      const whoami = await fetch(`${url}/whoami`, { headers: { authorization: `bearer ${token}` } });
+      expect(await whoami.json()).toMatchObject({ userId: ADMIN, active: true, attributes: { clearance: 'TS' } });
+      expect(proc.lines.some((line) => line.msg === 'seed applied')).toBe(true);
+      await vi.waitFor(() => expect(proc.lines.some((line) => line.audit === true && line.event === 'whoami' && line.actor === ADMIN)).toBe(true));
+      expect(JSON.stringify(proc.lines)).not.toContain(token);
+      proc.kill('SIGTERM');
+      expect(await proc.exit).toBe(0);
+    } finally {
+      data.remove();
+    }
+  });
+
+  it('refuses to start without a key source, saying what to set', async () => {
+    const proc = run(['--port', '0', '--data', ':memory:'], {});
+    expect(await proc.exit).toBe(2);
+    expect(proc.stderr).toContain('set OPENID_PROVIDER_URL');
+  });
+
+  it('refuses to start with a broken seed, naming it', async () => {
+    const data = tempDir();
+    try {
+      const proc = run(['--port', '0', '--data', data.dir, '--seed', `${data.dir}/missing.yaml`], { JWKS_URL: idp.jwksUrl });
+      expect(await proc.exit).toBe(2);
+      expect(proc.stderr).toContain('cannot read seed file');
+    } finally {
+      data.remove();
+    }
+  });
+});

@@ -1,0 +1,24 @@
+export {
+  AuthError,
+  DEFAULT_REALM,
+  authChallenge,
+  authErrorStatus,
+  invalidToken,
+  invalidTokenMessage,
+  type AuthErrorCode,
+  type AuthErrorOptions,
+  type InvalidTokenReason,
+} from './errors.js';
+export { bearerToken, MAX_TOKEN_LENGTH } from './bearer.js';
+export { DEFAULT_GROUPS_CLAIM, DEFAULT_USER_CLAIMS, mapClaims, type ClaimMapping, type MappedClaims } from './claims.js';
+export { redact, redactAuthorization } from './redact.js';
+export { JwksCache, type JwksCacheOptions, type KeySet } from './jwks.js';
+export {
+  DEFAULT_ALGORITHMS,
+  createTokenVerifier,
+  toAuthError,
+  type TokenVerifier,
+  type TokenVerifierOptions,
+  type VerifiedToken,
+} from './verifier.js';
+export { createAttributeClient, type AttributeClient, type AttributeClientOptions } from './attribute-client.js';

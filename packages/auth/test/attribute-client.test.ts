@@ -1,0 +1,147 @@
+import { describe, expect, it } from 'vitest';
+import { AuthError, createAttributeClient } from '../src/index.js';
+import { deadUrl } from './fixtures.js';
+
+interface Call {
+  url: string;
+  authorization: string | null;
+}
+
+/** An injected fetch answering from a table of URL → [status, body]. */
+function fakeFetch(routes: Record<string, [number, unknown] | (() => [number, unknown])>) {
+  const calls: Call[] = [];
+  const fetch: typeof globalThis.fetch = async (input, init) => {
+    const url = String(input);
+    calls.push({ url, authorization: new Headers(init?.headers).get('authorization') });
+    const route = routes[url];
+    if (route === undefined) return new Response('{"code":"NOT_FOUND"}', { status: 404 });
+    const [status, body] = typeof route === 'function' ? route() : route;
+    if (status === 0) throw new TypeError('fetch failed');
+    return new Response(typeof body === 'string' ? body : JSON.stringify(body), { status });
+  };
+  return { fetch, calls };
+}
+
+const BASE = 'http://access.test:8091';
+const ALICE = `${BASE}/users/lookup/alice%40example.org`;
+
+async function refusal(promise: Promise<unknown>): Promise<AuthError> {
+  try {
+    await promise;
+  } catch (error) {
+    expect(error).toBeInstanceOf(AuthError);
+    return error as AuthError;
+  }
+  throw new Error('expected a refusal');
+}
+
+describe('createAttributeClient', () => {
+  it('looks a user up with the caller token and caches per user for the TTL', async () => {
+    let attributes = ['clearance=S', 'ianode_read'];
+    const { fetch, calls } = fakeFetch({ [ALICE]: () => [200, { id: 'alice@example.org', attributes }] });
+    const clock = { t: 0 };
+    const client = createAttributeClient({ baseUrl: `${BASE}/`, fetch, now: () => clock.t });
+    expect(await client.attributesFor('tok-1', 'alice@example.org')).toEqual(['clearance=S', 'ianode_read']);
+    expect(calls).toEqual([{ url: ALICE, authorization: 'Bearer tok-1' }]);
+
+    attributes = ['clearance=TS'];
+    clock.t = 29_999;
+    expect(await client.attributesFor('tok-1', 'alice@example.org')).toEqual(['clearance=S', 'ianode_read']);
+    expect(calls).toHaveLength(1);
+    clock.t = 30_000;
+    expect(await client.attributesFor('tok-2', 'alice@example.org')).toEqual(['clearance=TS']);
+    expect(calls).toHaveLength(2);
+    client.clear('alice@example.org');
+    await client.attributesFor('tok-2', 'alice@example.org');
+    expect(calls).toHaveLength(3);
+  });
+
+  it('shares one request between concurrent callers for a user', async () => {
+    const { fetch, calls } = fakeFetch({ [ALICE]: [200, { attributes: ['a'] }] });
+    const client = createAttributeClient({ baseUrl: BASE, fetch });
+    const answers = await Promise.all(Array.from({ length: 5 }, () => client.attributesFor('t', 'alice@example.org')));
+    expect(answers).toEqual(Array.from({ length: 5 }, () => ['a']));
+    expect(calls).toHaveLength(1);
+  });
+
+  it('gives an unknown user no attributes', async () => {
+    const { fetch } = fakeFetch({});
+    const client = createAttributeClient({ baseUrl: BASE, fetch });
+    expect(await client.attributesFor('t', 'nobody')).toEqual([]);
+  });
+
+  it.each([
+    ['a server error', [500, { code: 'INTERNAL' }]],
+    ['a 403', [403, { code: 'FORBIDDEN' }]],
+    ['HTML', [200, '<html>proxy login</html>']],
+    ['no attributes list', [200, { id: 'x' }]],
+    ['non-string attributes', [200, { attributes: ['a', 1] }]],
+    ['a network failure', [0, null]],
+  ] as const)('fails closed on %s', async (_name, answer) => {
+    const { fetch } = fakeFetch({ [ALICE]: answer as [number, unknown] });
+    const client = createAttributeClient({ baseUrl: BASE, fetch });
+    const error = await refusal(client.attributesFor('t', 'alice@example.org'));
+    expect(error.code).toBe('ATTRIBUTES_UNAVAILABLE');
+    expect(error.message).toBe('attribute service unavailable');
+  });
+
+  it('does not cache a failure', async () => {
+    let up = false;
+    const { fetch } = fakeFetch({ [ALICE]: () => (up ? [200, { attributes: ['a'] }] : [503, {}]) });
+    const client = createAttributeClient({ baseUrl: BASE, fetch });
+    await refusal(client.attributesFor('t', 'alice@example.org'));
+    up = true;
+    expect(await client.attributesFor('t', 'alice@example.org')).toEqual(['a']);
+  });
+
+  it('reports a token the access service refuses as INVALID_TOKEN', async () => {
+    const { fetch } = fakeFetch({ [ALICE]: [401, { code: 'INVALID_TOKEN' }] });
+    const client = createAttributeClient({ baseUrl: BASE, fetch });
+    expect((await refusal(client.attributesFor('t', 'alice@example.org'))).code).toBe('INVALID_TOKEN');
+  });
+
+  it('fails closed when nothing listens', async () => {
+    const client = createAttributeClient({ baseUrl: await deadUrl() });
+    expect((await refusal(client.attributesFor('t', 'u'))).code).toBe('ATTRIBUTES_UNAVAILABLE');
+    expect((await refusal(client.hierarchy('clearance'))).code).toBe('ATTRIBUTES_UNAVAILABLE');
+  });
+
+  it('fills a {user} template, and derives the hierarchy URL from it', () => {
+    const client = createAttributeClient({ baseUrl: 'http://a:8091/v1/users/lookup/{user}' });
+    expect(client.lookupUrl('a b/c')).toBe('http://a:8091/v1/users/lookup/a%20b%2Fc');
+    expect(client.hierarchyLookupUrl('clearance')).toBe('http://a:8091/v1/hierarchies/lookup/clearance');
+    const other = createAttributeClient({ baseUrl: 'http://a:8091/attrs?u={user}' });
+    expect(other.lookupUrl('x@y')).toBe('http://a:8091/attrs?u=x%40y');
+    expect(other.hierarchyLookupUrl('c')).toBe('http://a:8091/hierarchies/lookup/c');
+    expect(createAttributeClient({ baseUrl: BASE, hierarchyUrl: 'http://h/tiers/{name}' }).hierarchyLookupUrl('c')).toBe('http://h/tiers/c');
+    expect(createAttributeClient({ baseUrl: BASE, hierarchyUrl: 'http://h/' }).hierarchyLookupUrl('c')).toBe('http://h/hierarchies/lookup/c');
+  });
+
+  it('looks up hierarchies, caches them, and answers undefined for an unknown one', async () => {
+    const { fetch, calls } = fakeFetch({ [`${BASE}/hierarchies/lookup/clearance`]: [200, { name: 'clearance', tiers: ['O', 'OS', 'S', 'TS'] }] });
+    const client = createAttributeClient({ baseUrl: BASE, fetch });
+    expect(await client.hierarchy('clearance', 'tok')).toEqual(['O', 'OS', 'S', 'TS']);
+    expect(await client.hierarchy('clearance')).toEqual(['O', 'OS', 'S', 'TS']);
+    expect(await client.hierarchy('colour')).toBeUndefined();
+    expect(await client.hierarchy('colour')).toBeUndefined();
+    expect(calls.map((c) => [c.url, c.authorization])).toEqual([
+      [`${BASE}/hierarchies/lookup/clearance`, 'Bearer tok'],
+      [`${BASE}/hierarchies/lookup/colour`, null],
+    ]);
+  });
+
+  it('fails closed on a malformed hierarchy answer', async () => {
+    const { fetch } = fakeFetch({ [`${BASE}/hierarchies/lookup/c`]: [200, { tiers: 'O,S' }] });
+    const client = createAttributeClient({ baseUrl: BASE, fetch });
+    expect((await refusal(client.hierarchy('c'))).code).toBe('ATTRIBUTES_UNAVAILABLE');
+  });
+
+  it('bounds the cache', async () => {
+    const { fetch, calls } = fakeFetch({ [`${BASE}/users/lookup/a`]: [200, { attributes: [] }], [`${BASE}/users/lookup/b`]: [200, { attributes: [] }] });
+    const client = createAttributeClient({ baseUrl: BASE, fetch, cacheMaxEntries: 1 });
+    await client.attributesFor('t', 'a');
+    await client.attributesFor('t', 'b');
+    await client.attributesFor('t', 'a');
+    expect(calls).toHaveLength(3);
+  });
+});

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { AuthError, authChallenge, authErrorStatus, bearerToken, invalidToken, mapClaims, redact, redactAuthorization } from '../src/index.js';
+
+describe('authErrorStatus', () => {
+  it('is the one table of statuses', () => {
+    expect(authErrorStatus('MISSING_TOKEN')).toBe(401);
+    expect(authErrorStatus('INVALID_TOKEN')).toBe(401);
+    expect(authErrorStatus('FORBIDDEN')).toBe(403);
+    expect(authErrorStatus('JWKS_UNAVAILABLE')).toBe(503);
+    expect(authErrorStatus('ATTRIBUTES_UNAVAILABLE')).toBe(503);
+  });
+});
+
+describe('authChallenge', () => {
+  it('names the realm, and invalid_token for a bad token', () => {
+    expect(authChallenge(new AuthError('MISSING_TOKEN', 'x'))).toBe('Bearer realm="ianode"');
+    expect(authChallenge(invalidToken('expired'))).toBe('Bearer realm="ianode", error="invalid_token", error_description="token expired: fetch a new one"');
+    expect(authChallenge(new AuthError('FORBIDDEN', 'admin "group" needed'))).toContain('error="insufficient_scope"');
+    expect(authChallenge(new AuthError('FORBIDDEN', 'admin "group" needed'))).not.toMatch(/"group"/);
+    expect(authChallenge(new AuthError('JWKS_UNAVAILABLE', 'x'))).toBeUndefined();
+  });
+});
+
+describe('bearerToken', () => {
+  it('takes the token of any case of the scheme', () => {
+    expect(bearerToken('Bearer abc.def.ghi')).toBe('abc.def.ghi');
+    expect(bearerToken('bearer   abc.def.ghi ')).toBe('abc.def.ghi');
+    expect(bearerToken(['BeArEr abc'])).toBe('abc');
+  });
+
+  it('tells missing from malformed', () => {
+    expect(() => bearerToken(undefined)).toThrow(expect.objectContaining({ code: 'MISSING_TOKEN' }));
+    expect(() => bearerToken('Basic abc')).toThrow(expect.objectContaining({ code: 'MISSING_TOKEN' }));
+    expect(() => bearerToken('Bearer')).toThrow(expect.objectContaining({ code: 'INVALID_TOKEN' }));
+    expect(() => bearerToken('Bearer a b')).toThrow(expect.objectContaining({ code: 'INVALID_TOKEN' }));
+    expect(() => bearerToken(['Bearer a', 'Bearer b'])).toThrow(expect.objectContaining({ code: 'INVALID_TOKEN' }));
+  });
+});
+
+describe('redact', () => {
+  it('never shows the token but correlates it', () => {
+    const token = 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJ4In0.c2lnbmF0dXJl';
+    const shown = redact(token);
+    expect(shown).not.toContain('eyJ');
+    expect(shown).toBe(redact(token));
+    expect(shown).not.toBe(redact(`${token}x`));
+    expect(redact(undefined)).toBe('<none>');
+    const line = redactAuthorization(`authorization: Bearer ${token}`);
+    expect(line).not.toContain(token);
+    expect(line).toContain(shown);
+  });
+});
+
+describe('mapClaims', () => {
+  it('maps directly', () => {
+    expect(mapClaims({ sub: 's', 'cognito:groups': ['a'] })).toEqual({ user: 's', groups: ['a'] });
+    expect(() => mapClaims({})).toThrow(expect.objectContaining({ code: 'INVALID_TOKEN', reason: 'no_user_claim' }));
+  });
+});

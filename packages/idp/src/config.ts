@@ -1,0 +1,50 @@
+/** Configuration of the identity provider and its defaults (SPEC §7). */
+import type { DestinationStream } from 'pino';
+import type { ScryptCost } from './crypto/password.js';
+import type { ThrottleSettings } from './model/throttle.js';
+import type { SeedDocument } from './seed/seed-schema.js';
+
+export interface AdminCredentials {
+  accessKeyId: string;
+  secretAccessKey: string;
+}
+
+export interface IdpConfig {
+  /** Folder of the database file; created (mode 0700) when missing. */
+  dataDir: string;
+  /**
+   * Base URL clients reach the IdP at; issuer = `<publicUrl>/<pool id>`. Never taken from request
+   * headers. Default `http://localhost:<listening port>` (9229 before `listen`).
+   */
+  publicUrl?: string;
+  /** Region written into ARNs. Requests may be signed for any region. */
+  region?: string;
+  /** Account id written into ARNs. */
+  accountId?: string;
+  /** Admin key for SigV4; default: generated on first start and kept in the database. */
+  adminCredentials?: AdminCredentials;
+  /** A seed document, or the path of a YAML/JSON seed file, applied idempotently at start. */
+  seed?: SeedDocument | string;
+  /** pino options; `false` silences logging. Default: level `info` to stdout. */
+  log?: false | { level?: string; stream?: DestinationStream };
+  /** Clock in milliseconds (tests freeze or advance it). */
+  now?: () => number;
+  /** Largest allowed difference between `x-amz-date` and now (default 15 minutes, as AWS). */
+  signatureMaxSkewMs?: number;
+  throttle?: Partial<ThrottleSettings>;
+  scryptCost?: ScryptCost;
+  /** Largest request body (default 1 MiB). */
+  bodyLimit?: number;
+}
+
+export const DEFAULT_PORT = 9229;
+export const DEFAULT_REGION = 'us-east-1';
+export const DEFAULT_ACCOUNT_ID = '000000000000';
+export const DEFAULT_SKEW_MS = 15 * 60_000;
+
+/** Removes a trailing slash so `${base}/${poolId}` is well formed. */
+export const normaliseBaseUrl = (url: string): string => {
+  const parsed = new URL(url); // throws on a malformed URL
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new TypeError(`publicUrl must be http(s): ${url}`);
+  return url.replace(/\/+$/, '');
+};

@@ -1,0 +1,14 @@
+export { createIdpServer, type IdpServer } from './server.js';
+export type { IdpConfig, AdminCredentials } from './config.js';
+export { DEFAULT_PORT } from './config.js';
+export type { IdpContext } from './context.js';
+export { IdpError, ERROR_STATUS, type IdpErrorCode } from './errors.js';
+export { signRequestV4, verifySignatureV4 } from './crypto/sigv4.js';
+export { hashPassword, verifyPassword } from './crypto/password.js';
+export { parseSeed, loadSeedFile } from './seed/load-seed.js';
+export { applySeed, type SeedReport } from './seed/apply-seed.js';
+export type { SeedDocument } from './seed/seed-schema.js';
+export { SeedError } from './seed/seed-schema.js';
+export { openDatabase, DB_FILE } from './db/database.js';
+export { createContext } from './context.js';
+export { OPERATIONS } from './cognito/api.js';

@@ -1,0 +1,140 @@
+#!/usr/bin/env node
+/**
+ * Entry point of the identity provider.
+ *
+ *   node dist/main.js [serve] --port 9229 --data ./data/idp [--seed seed.yaml] [--public-url URL] [--host 127.0.0.1]
+ *   node dist/main.js rotate-keys --pool <pool id> --data ./data/idp
+ *   node dist/main.js admin-key --data ./data/idp
+ *
+ * Every option has an environment equivalent (IDP_PORT, IDP_DATA_DIR, IDP_SEED, IDP_PUBLIC_URL,
+ * IDP_HOST, IDP_LOG_LEVEL, IDP_REGION, IDP_ADMIN_ACCESS_KEY_ID + IDP_ADMIN_SECRET_ACCESS_KEY);
+ * options win over the environment.
+ */
+import { parseArgs } from 'node:util';
+import { DEFAULT_PORT, type IdpConfig } from './config.js';
+import { createContext } from './context.js';
+import { openDatabase } from './db/database.js';
+import { findPool } from './model/pools.js';
+import { createIdpServer } from './server.js';
+
+const USAGE = `usage:
+  ianode-idp [serve] [--port 9229] [--host 127.0.0.1] [--data ./data/idp] [--seed FILE] [--public-url URL] [--log-level info]
+  ianode-idp rotate-keys --pool POOL_ID [--data ./data/idp]
+  ianode-idp admin-key [--data ./data/idp]`;
+
+const env = process.env;
+
+function options(argv: string[]) {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      port: { type: 'string' },
+      host: { type: 'string' },
+      data: { type: 'string' },
+      seed: { type: 'string' },
+      'public-url': { type: 'string' },
+      'log-level': { type: 'string' },
+      region: { type: 'string' },
+      pool: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  return { values, command: positionals[0] ?? 'serve' };
+}
+
+function adminFromEnv(): IdpConfig['adminCredentials'] {
+  const id = env.IDP_ADMIN_ACCESS_KEY_ID;
+  const secret = env.IDP_ADMIN_SECRET_ACCESS_KEY;
+  if (!id && !secret) return undefined;
+  if (!id || !secret) throw new Error('set both IDP_ADMIN_ACCESS_KEY_ID and IDP_ADMIN_SECRET_ACCESS_KEY, or neither');
+  return { accessKeyId: id, secretAccessKey: secret };
+}
+
+async function serve(v: ReturnType<typeof options>['values']): Promise<void> {
+  const port = Number(v.port ?? env.IDP_PORT ?? DEFAULT_PORT);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new Error(`invalid port: ${v.port ?? env.IDP_PORT}`);
+  const seed = v.seed ?? env.IDP_SEED;
+  const publicUrl = v['public-url'] ?? env.IDP_PUBLIC_URL;
+  const region = v.region ?? env.IDP_REGION;
+  const adminCredentials = adminFromEnv();
+  const server = await createIdpServer({
+    dataDir: v.data ?? env.IDP_DATA_DIR ?? './data/idp',
+    ...(publicUrl ? { publicUrl } : {}),
+    ...(seed ? { seed } : {}),
+    ...(region ? { region } : {}),
+    ...(adminCredentials ? { adminCredentials } : {}),
+    log: { level: v['log-level'] ?? env.IDP_LOG_LEVEL ?? 'info' },
+  });
+  if (server.admin.generated) {
+    // Printed once, on the start that generated it; never written to the log.
+    process.stdout.write(
+      `\nIdP admin credentials (generated now, shown once; sign admin calls with them):\n` +
+        `  export AWS_ACCESS_KEY_ID=${server.admin.accessKeyId}\n` +
+        `  export AWS_SECRET_ACCESS_KEY=${server.admin.secretAccessKey}\n\n`,
+    );
+  }
+  const host = v.host ?? env.IDP_HOST ?? '127.0.0.1';
+  const url = await server.listen({ port, host });
+  for (const p of server.seedReport?.pools ?? []) {
+    server.app.log.info({ pool: p.id, clients: p.clients, users: p.users.length, created: p.created }, 'seeded pool');
+  }
+  const address = server.app.server.address();
+  const bound = typeof address === 'object' && address ? address.port : port;
+  // One plain line whatever the log level, for people and for scripts waiting on the start.
+  process.stdout.write(`ianode-idp: listening on http://${host.includes(':') ? `[${host}]` : host}:${bound}, issuer base ${url}\n`);
+  const stop = () => {
+    server.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+async function rotateKeys(v: ReturnType<typeof options>['values']): Promise<void> {
+  if (!v.pool) throw new Error('rotate-keys needs --pool POOL_ID');
+  const db = openDatabase(v.data ?? env.IDP_DATA_DIR ?? './data/idp');
+  try {
+    const ctx = createContext(db, { dataDir: '' });
+    if (!findPool(db, v.pool)) throw new Error(`user pool ${v.pool} does not exist`);
+    const { kid, previousKid } = await ctx.keys.rotate(v.pool);
+    process.stdout.write(`pool ${v.pool}: new signing key ${kid}; ${previousKid ?? 'no key'} stays published until its tokens expire\n`);
+  } finally {
+    db.close();
+  }
+}
+
+function adminKey(v: ReturnType<typeof options>['values']): void {
+  const db = openDatabase(v.data ?? env.IDP_DATA_DIR ?? './data/idp');
+  try {
+    const { accessKeyId, secretAccessKey } = createContext(db, { dataDir: '' }).admin;
+    process.stdout.write(`export AWS_ACCESS_KEY_ID=${accessKeyId}\nexport AWS_SECRET_ACCESS_KEY=${secretAccessKey}\n`);
+  } finally {
+    db.close();
+  }
+}
+
+async function main(): Promise<void> {
+  const { values, command } = options(process.argv.slice(2));
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  switch (command) {
+    case 'serve':
+      return serve(values);
+    case 'rotate-keys':
+      return rotateKeys(values);
+    case 'admin-key':
+      return adminKey(values);
+    default:
+      throw new Error(`unknown command ${command}\n${USAGE}`);
+  }
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`ianode-idp: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,118 @@
+/** Users of a pool. The password is only ever held as a scrypt hash (`crypto/password.ts`). */
+import type { Db } from '../db/database.js';
+import { userNotFound } from '../errors.js';
+import type { Pool } from './pools.js';
+
+export type UserStatus = 'CONFIRMED' | 'FORCE_CHANGE_PASSWORD' | 'RESET_REQUIRED' | 'UNCONFIRMED';
+
+export interface User {
+  poolId: string;
+  username: string;
+  sub: string;
+  passwordHash: string | null;
+  status: UserStatus;
+  enabled: boolean;
+  attributes: Record<string, string>;
+  passwordSetAt: number | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+interface UserRow {
+  pool_id: string;
+  username: string;
+  sub: string;
+  password_hash: string | null;
+  status: UserStatus;
+  enabled: number;
+  attributes: string;
+  password_set_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+const toUser = (r: UserRow): User => ({
+  poolId: r.pool_id,
+  username: r.username,
+  sub: r.sub,
+  passwordHash: r.password_hash,
+  status: r.status,
+  enabled: r.enabled === 1,
+  attributes: JSON.parse(r.attributes) as Record<string, string>,
+  passwordSetAt: r.password_set_at,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+});
+
+export const usernameKey = (pool: Pool, username: string): string =>
+  pool.config.CaseSensitive ? username : username.toLowerCase();
+
+const signsInWithEmail = (pool: Pool): boolean =>
+  pool.config.UsernameAttributes.includes('email') || pool.config.AliasAttributes.includes('email');
+
+export function insertUser(db: Db, pool: Pool, u: User): void {
+  db.run(
+    `INSERT INTO users (pool_id, username, username_key, sub, email_key, password_hash, status, enabled,
+       attributes, password_set_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    u.poolId,
+    u.username,
+    usernameKey(pool, u.username),
+    u.sub,
+    u.attributes.email?.toLowerCase() ?? null,
+    u.passwordHash,
+    u.status,
+    u.enabled ? 1 : 0,
+    JSON.stringify(u.attributes),
+    u.passwordSetAt,
+    u.createdAt,
+    u.updatedAt,
+  );
+}
+
+/** Writes every mutable column of the user back. */
+export function saveUser(db: Db, u: User): void {
+  db.run(
+    `UPDATE users SET email_key = ?, password_hash = ?, status = ?, enabled = ?, attributes = ?,
+       password_set_at = ?, updated_at = ? WHERE sub = ?`,
+    u.attributes.email?.toLowerCase() ?? null,
+    u.passwordHash,
+    u.status,
+    u.enabled ? 1 : 0,
+    JSON.stringify(u.attributes),
+    u.passwordSetAt,
+    u.updatedAt,
+    u.sub,
+  );
+}
+
+/** By user name, or (when the pool signs in with e-mail) by a verified-or-not unique e-mail address. */
+export function findUser(db: Db, pool: Pool, name: string): User | undefined {
+  const row = db.get<UserRow>('SELECT * FROM users WHERE pool_id = ? AND username_key = ?', pool.id, usernameKey(pool, name));
+  if (row) return toUser(row);
+  if (signsInWithEmail(pool)) {
+    const rows = db.all<UserRow>('SELECT * FROM users WHERE pool_id = ? AND email_key = ?', pool.id, name.toLowerCase());
+    if (rows.length === 1 && rows[0]) return toUser(rows[0]);
+  }
+  return undefined;
+}
+
+/** The user, or `UserNotFoundException` (admin operations). */
+export function requireUser(db: Db, pool: Pool, name: string): User {
+  const user = findUser(db, pool, name);
+  if (!user) throw userNotFound();
+  return user;
+}
+
+export function findUserBySub(db: Db, sub: string): User | undefined {
+  const row = db.get<UserRow>('SELECT * FROM users WHERE sub = ?', sub);
+  return row && toUser(row);
+}
+
+export const listUsers = (db: Db, poolId: string): User[] =>
+  db.all<UserRow>('SELECT * FROM users WHERE pool_id = ? ORDER BY username_key', poolId).map(toUser);
+
+export const deleteUser = (db: Db, sub: string): boolean => db.run('DELETE FROM users WHERE sub = ?', sub).changes > 0;
+
+export const emailInUse = (db: Db, pool: Pool, email: string, exceptSub: string | null): boolean =>
+  db.get('SELECT 1 FROM users WHERE pool_id = ? AND email_key = ? AND sub IS NOT ?', pool.id, email.toLowerCase(), exceptSub) !==
+  undefined;

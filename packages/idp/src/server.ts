@@ -1,0 +1,132 @@
+/**
+ * `createIdpServer(config)`: the IdP as a Fastify 5 application over its database. The entry point
+ * (`main.ts`) and the tests both build it here; tests listen on port 0.
+ */
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { pino } from 'pino';
+import { cognitoApi, rewriteCognitoUrl } from './cognito/api.js';
+import type { AdminCredentials, IdpConfig } from './config.js';
+import { createContext, type IdpContext } from './context.js';
+import { openDatabase } from './db/database.js';
+import { pruneSessions } from './model/sessions.js';
+import { authorizeRoutes } from './oidc/authorize.js';
+import { discoveryRoutes } from './oidc/discovery.js';
+import { logoutRoutes } from './oidc/logout.js';
+import { tokenRoutes } from './oidc/token.js';
+import { userInfoRoutes } from './oidc/userinfo.js';
+import { applySeed, type SeedReport } from './seed/apply-seed.js';
+import { loadSeedFile } from './seed/load-seed.js';
+
+export interface IdpServer {
+  readonly app: FastifyInstance;
+  readonly context: IdpContext;
+  /** The admin key; `generated` is true only on the start that created it (print it then). */
+  readonly admin: AdminCredentials & { generated: boolean };
+  readonly seedReport?: SeedReport;
+  /** Starts listening; returns the public base URL (derived from the port unless configured). */
+  listen(options?: { port?: number; host?: string }): Promise<string>;
+  close(): Promise<void>;
+}
+
+/** Log lines carry the path only: query strings can hold codes, states or tokens. */
+const requestSerializer = (req: { method: string; url: string; id: string; ip?: string }) => ({
+  method: req.method,
+  path: req.url.split('?')[0],
+  id: req.id,
+  remoteAddress: req.ip,
+});
+
+function formParser(_req: unknown, body: string, done: (err: Error | null, value?: unknown) => void): void {
+  const out: Record<string, string | string[]> = {};
+  for (const [k, v] of new URLSearchParams(body)) {
+    const prev = out[k];
+    // A repeated parameter fails the schema (RFC 6749 §3.1: parameters must not repeat).
+    out[k] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v];
+  }
+  done(null, out);
+}
+
+export async function createIdpServer(config: IdpConfig): Promise<IdpServer> {
+  const db = openDatabase(config.dataDir);
+  const ctx = createContext(db, config);
+  const logger: FastifyBaseLogger =
+    config.log === false
+      ? pino({ level: 'silent' })
+      : pino(
+          {
+            level: config.log?.level ?? 'info',
+            redact: { paths: ['req.headers.authorization', 'req.headers.cookie', '*.password', '*.Password'], censor: '[redacted]' },
+            serializers: { req: requestSerializer },
+          },
+          config.log?.stream,
+        );
+
+  const app = Fastify({
+    loggerInstance: logger,
+    genReqId: () => randomUUID(),
+    bodyLimit: config.bodyLimit ?? 1024 * 1024,
+    rewriteUrl: rewriteCognitoUrl,
+    ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false } },
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-amzn-requestid', request.id);
+  });
+  app.setNotFoundHandler((request, reply) =>
+    reply.code(404).send({ error: 'not_found', message: `No route for ${request.method} ${request.url.split('?')[0]}` }),
+  );
+
+  await app.register(async (scope) => cognitoApi(scope, ctx));
+  await app.register(async (scope) => {
+    scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, formParser);
+    await scope.register(async (s) => authorizeRoutes(s, ctx));
+    await scope.register(async (s) => tokenRoutes(s, ctx));
+    await scope.register(async (s) => userInfoRoutes(s, ctx));
+    await scope.register(async (s) => logoutRoutes(s, ctx));
+  });
+  await app.register(async (scope) => discoveryRoutes(scope, ctx));
+  app.get(
+    '/health',
+    { schema: { response: { 200: { type: 'object', properties: { status: { type: 'string' } } } } } },
+    async () => {
+      db.get('SELECT 1');
+      return { status: 'ok' };
+    },
+  );
+
+  let seedReport: SeedReport | undefined;
+  try {
+    if (config.seed !== undefined) {
+      const doc = typeof config.seed === 'string' ? await loadSeedFile(config.seed) : config.seed;
+      seedReport = await applySeed(ctx, doc);
+    }
+    pruneSessions(db, ctx.now());
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+  const prune = setInterval(() => pruneSessions(db, ctx.now()), 3_600_000);
+  prune.unref();
+
+  app.addHook('onClose', async () => {
+    clearInterval(prune);
+    db.close();
+  });
+
+  return {
+    app,
+    context: ctx,
+    admin: ctx.admin,
+    ...(seedReport ? { seedReport } : {}),
+    async listen(options = {}) {
+      await app.listen({ port: options.port ?? 9229, host: options.host ?? '127.0.0.1' });
+      const address = app.server.address();
+      const port = typeof address === 'object' && address ? address.port : options.port;
+      if (!config.publicUrl) ctx.set(`http://localhost:${port}`);
+      return ctx.publicUrl();
+    },
+    close: () => app.close(),
+  };
+}
