@@ -14,10 +14,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readManifest } from './w3c/manifest.mjs';
 import { rdfSuites } from './w3c/rdf-suites.mjs';
+import { sparqlSuites } from './w3c/sparql-suites.mjs';
 
 /** Every suite: { name, manifest (relative to the suites folder), run(entry, manifest) ->
  * undefined when the test passes, else the reason it failed }. Add SPARQL suites here. */
-const SUITES = [...rdfSuites];
+const SUITES = [...rdfSuites, ...sparqlSuites];
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -56,7 +57,7 @@ function* manifestEntries(file, root, seen = new Set()) {
   for (const included of manifest.includes) yield* manifestEntries(included, root, seen);
 }
 
-function main() {
+async function main() {
   const args = parseArgs(process.argv.slice(2));
   const root = process.env.IANODE_W3C_DIR ? path.resolve(process.env.IANODE_W3C_DIR) : path.resolve(repoRoot, '../shared/w3c');
   const suites = SUITES.filter((s) => args.suites.length === 0 || args.suites.includes(s.name));
@@ -85,13 +86,16 @@ function main() {
       }
       let reason;
       try {
-        reason = suite.run(entry, manifest);
+        reason = await suite.run(entry, manifest);
       } catch (error) {
         reason = `runner error: ${error?.stack ?? error}`;
       }
       if (reason === undefined) {
         counts.passed++;
         if (args.verbose) console.log(`  pass ${entry.name}`);
+      } else if (reason.skip !== undefined) {
+        counts.skipped++;
+        if (args.verbose) console.log(`  skip ${entry.name}: ${reason.skip}`);
       } else {
         counts.failed++;
         failures.push(`  FAIL ${entry.name} <${entry.id}>: ${reason}`);
@@ -105,4 +109,4 @@ function main() {
   return total.failed > 0 ? 1 : 0;
 }
 
-process.exitCode = main();
+process.exitCode = await main();

@@ -6,6 +6,9 @@
 import { Parser, type SparqlQuery } from 'sparqljs';
 import { translate, type Algebra } from 'sparqlalgebrajs';
 import { SparqlError } from '../errors.js';
+import { applySparqljsPatches } from './sparqljs-patches.js';
+
+applySparqljsPatches();
 
 export interface ParseOptions {
   baseIRI?: string | undefined;
@@ -72,7 +75,7 @@ function parseUncached(text: string, options: ParseOptions): ParsedQuery {
   let parsed: SparqlQuery;
   try {
     const parser = new Parser({ sparqlStar: false, ...(options.baseIRI !== undefined ? { baseIRI: options.baseIRI } : {}) });
-    parsed = parser.parse(text);
+    parsed = parser.parse(unescapeCodepoints(text));
   } catch (e) {
     throw syntaxError(e, text);
   }
@@ -114,7 +117,7 @@ function shorten(detail: string): string {
 }
 
 /**
- * Work around two sparqlalgebrajs translation bugs, on the sparqljs tree before translation:
+ * Work around sparqlalgebrajs translation bugs, on the sparqljs tree before translation:
  * - `LIMIT 0` is dropped (it tests `if (limit)`): mark it as -1, which lowering reads as 0;
  * - `OPTIONAL { { P FILTER(F) } }` loses the inner group, so F becomes the LeftJoin's filter and
  *   sees the outer variables: wrap the inner group in a one-branch UNION, which keeps it a group.
@@ -127,13 +130,100 @@ function patchTree(node: unknown): void {
   if (node === null || typeof node !== 'object' || 'termType' in node) return;
   const o = node as Record<string, unknown>;
   if (o.type === 'query' && o.limit === 0) o.limit = -1;
+  // EXISTS { FILTER(...) } / EXISTS { MINUS {...} }: sparqljs hands over the lone pattern without
+  // its group, which sparqlalgebrajs cannot translate.
+  if (o.type === 'operation' && (o.operator === 'exists' || o.operator === 'notexists') && Array.isArray(o.args) && o.args.length === 1) {
+    const inner = o.args[0] as { type?: string };
+    if (inner.type !== 'group' && inner.type !== 'bgp') o.args = [{ type: 'group', patterns: [inner] }];
+  }
   if (o.type === 'optional' && Array.isArray(o.patterns) && o.patterns.length === 1 && (o.patterns[0] as { type?: string }).type === 'group') {
     o.patterns = [{ type: 'union', patterns: o.patterns }];
   }
   for (const v of Object.values(o)) patchTree(v);
 }
 
-/** Static rules sparqljs leaves to the evaluator (SPARQL 1.1 §19.8 notes, §18.2.4.1). */
+/**
+ * Static rules sparqljs does not enforce: a blank node label may be used in one basic graph
+ * pattern only (SPARQL 1.1 §4.1.4; a FILTER does not end a basic graph pattern, anything else
+ * does). sparqljs names labelled blank nodes `e_<label>`; anonymous ones are fresh anyway.
+ */
 function checkQuery(q: SparqlQuery & { type: 'query' }): void {
-  void q;
+  const owner = new Map<string, number>();
+  let bgps = 0;
+  const term = (t: unknown, bgp: number): void => {
+    const x = t as { termType?: string; value?: string };
+    if (x?.termType !== 'BlankNode' || !x.value?.startsWith('e_')) return;
+    const seen = owner.get(x.value);
+    if (seen === undefined) owner.set(x.value, bgp);
+    else if (seen !== bgp) throw new SparqlError('SPARQL_SYNTAX', `blank node label _:${x.value.slice(2)} is used in more than one basic graph pattern`);
+  };
+  const group = (patterns: unknown): void => {
+    if (!Array.isArray(patterns)) return;
+    let current = -1;
+    for (const p of patterns as { type?: string; triples?: { subject: unknown; object: unknown }[]; expression?: unknown }[]) {
+      if (p.type === 'bgp') {
+        if (current < 0) current = bgps++;
+        for (const t of p.triples ?? []) {
+          term(t.subject, current);
+          term(t.object, current);
+        }
+      } else if (p.type === 'filter') expression(p.expression);
+      else {
+        current = -1;
+        nested(p);
+      }
+    }
+  };
+  const nested = (p: { type?: string; patterns?: unknown; where?: unknown; expression?: unknown }): void => {
+    switch (p.type) {
+      case 'union':
+        for (const child of (p.patterns as { type?: string; patterns?: unknown }[]) ?? []) {
+          if (child.type === 'group') group(child.patterns);
+          else group([child]);
+        }
+        return;
+      case 'group':
+      case 'optional':
+      case 'minus':
+      case 'graph':
+      case 'service':
+        group(p.patterns);
+        return;
+      case 'query':
+        group(p.where);
+        return;
+      case 'bind':
+        expression(p.expression);
+        return;
+      default:
+        return;
+    }
+  };
+  const expression = (e: unknown): void => {
+    if (e === null || typeof e !== 'object') return;
+    const x = e as { type?: string; patterns?: unknown; args?: unknown[]; expression?: unknown };
+    if (x.type === 'group') group(x.patterns);
+    else if (x.type === 'operation' && (x.args?.[0] as { type?: string } | undefined)?.type === 'bgp') group(x.args);
+    else if (x.type === 'operation') x.args?.forEach(expression);
+    else if (x.type === 'aggregate') expression(x.expression);
+  };
+  group(q.where);
+  for (const v of (q as { variables?: unknown[] }).variables ?? []) expression((v as { expression?: unknown }).expression);
+  for (const h of (q as { having?: unknown[] }).having ?? []) expression(h);
+  for (const o of (q as { order?: { expression: unknown }[] }).order ?? []) expression(o.expression);
+}
+
+/** Codepoint escapes (\uXXXX, \UXXXXXXXX) are replaced before parsing (SPARQL 1.1 §19.2), so
+ * they work in IRIs and names too; sparqljs only reads them inside strings. */
+function unescapeCodepoints(text: string): string {
+  if (!text.includes('\\u') && !text.includes('\\U')) return text;
+  return text.replace(/\\u([0-9A-Fa-f]{4})|\\U([0-9A-Fa-f]{8})/g, (m, four: string | undefined, eight: string | undefined, at: number) => {
+    // An escaped backslash (`\\u0041` in a string) is not an escape.
+    let slashes = 0;
+    for (let i = at - 1; i >= 0 && text.charCodeAt(i) === 92; i--) slashes++;
+    if (slashes % 2 === 1) return m;
+    const cp = parseInt(four ?? eight!, 16);
+    // Surrogates cannot stand alone; leave such escapes for the parser to judge.
+    return cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff) ? m : String.fromCodePoint(cp);
+  });
 }

@@ -4,7 +4,7 @@
  * matching quads with `matchBatches` and appends one output row per match. Rows are copied between
  * typed arrays; no object is allocated per row.
  */
-import type { QuadPattern } from '@ianode/rdf';
+import type { Dataset, QuadBatch, QuadPattern } from '@ianode/rdf';
 import type { GraphRef, PlanOf, PlanPattern } from '../algebra/plan.js';
 import { appendRow, BATCH_ROWS, newBatch, unitBatch, type Batch } from './batch.js';
 import { constantPattern, PatternHashIndex } from './pattern-hash.js';
@@ -72,13 +72,19 @@ export function* patternStage(q: QueryContext, pat: PlanPattern, input: Iterable
   const it = input[Symbol.iterator]();
   const buffered: Batch[] = [];
   let rows = 0;
-  let threshold = HASH_MIN_ROWS;
+  // Buffering and the hash table both hold rows: neither may pass the row budget, so a stage
+  // that would need more than that keeps probing instead.
+  let threshold = Math.min(HASH_MIN_ROWS, q.rowBudget);
   let counted = false;
+  let hash = false;
   for (;;) {
     if (rows >= threshold) {
-      if (counted) break;
+      if (counted || threshold >= q.rowBudget) break;
       counted = true;
-      threshold = Math.max(HASH_MIN_ROWS, q.dataset.count(constantPattern(pat, gm.kind === 'fixed' ? gm.id : undefined)) / HASH_RATIO);
+      const quads = q.dataset.count(constantPattern(pat, gm.kind === 'fixed' ? gm.id : undefined));
+      if (quads > q.rowBudget) break;
+      threshold = Math.min(Math.max(HASH_MIN_ROWS, quads / HASH_RATIO), q.rowBudget);
+      hash = true;
       continue;
     }
     const r = it.next();
@@ -88,9 +94,9 @@ export function* patternStage(q: QueryContext, pat: PlanPattern, input: Iterable
     }
     buffered.push(r.value);
     rows += r.value.length;
-    q.checkBudget(rows, 'a join');
   }
-  yield* hashStage(q, pat, gm, concat(buffered, it), env, optional);
+  if (hash && rows >= threshold) yield* hashStage(q, pat, gm, concat(buffered, it), env, optional);
+  else yield* probeStage(q, pat, gm, concat(buffered, it), env, optional);
 }
 
 function* concat(first: Batch[], rest: Iterator<Batch>): Generator<Batch> {
@@ -113,6 +119,7 @@ function* probeStage(q: QueryContext, pat: PlanPattern, gm: GraphMode, input: It
   const graphs = gm.kind === 'fixed' ? [gm.id] : gm.kind === 'merge' ? gm.ids : gm.kind === 'none' ? [] : [-1];
   const dedupe = graphs.length > 1;
   const probe: QuadPattern = {};
+  const memo = graphs.length === 1 ? new ProbeMemo() : undefined;
   let out = newBatch(W);
 
   for (const inb of input) {
@@ -139,12 +146,27 @@ function* probeStage(q: QueryContext, pat: PlanPattern, gm: GraphMode, input: It
       probe.o = o === 0 ? undefined : o;
       let matched = false;
       const seen = dedupe ? new Set<string>() : undefined;
+      // Rows often repeat the value they probe with (many offers, few vendors): remember small
+      // answers by that value when exactly one variable position is bound.
+      const boundVars = (sSlot >= 0 && !sFree ? 1 : 0) + (pSlot >= 0 && !pFree ? 1 : 0) + (oSlot >= 0 && !oFree ? 1 : 0) + (gSlot >= 0 && !gFree ? 1 : 0);
+      // The key is the value and which position holds it (rows may bind different positions).
+      const memoKey =
+        memo !== undefined && n > 1 && boundVars === 1
+          ? sSlot >= 0 && !sFree
+            ? s * 4
+            : pSlot >= 0 && !pFree
+              ? p * 4 + 1
+              : oSlot >= 0 && !oFree
+                ? o * 4 + 2
+                : gBound * 4 + 3
+          : -1;
       for (const g of graphs) {
         if (g === -1) {
           if (!gFree && !q.isNamed(gBound)) continue;
           probe.g = gFree ? undefined : gBound;
         } else probe.g = g;
-        for (const qb of ds.matchBatches(probe, bs)) {
+        const source = memoKey >= 0 ? memo!.answer(memoKey, ds, probe, bs) : ds.matchBatches(probe, bs);
+        for (const qb of source) {
           if (bs !== PROBE_BATCH) q.tick();
           const qs = qb.s;
           const qp = qb.p;
@@ -204,11 +226,53 @@ function* probeStage(q: QueryContext, pat: PlanPattern, gm: GraphMode, input: It
   if (out.length > 0) yield out;
 }
 
+/** Small probe answers by the one bound value (see probeStage). A value's answer is kept from its
+ * second probe on (a direct-mapped table remembers which values were probed), so rows with
+ * distinct values cost nothing extra. */
+class ProbeMemo {
+  private readonly answers = new Map<number, QuadBatch | null>();
+  private readonly probed = new Float64Array(1024).fill(-1);
+
+  answer(key: number, ds: Dataset, probe: QuadPattern, bs: number): Iterable<QuadBatch> {
+    const known = this.answers.get(key);
+    if (known !== undefined) return known === null ? ds.matchBatches(probe, bs) : [known];
+    const at = key % 1024;
+    if (this.probed[at] !== key) {
+      this.probed[at] = key;
+      return ds.matchBatches(probe, bs);
+    }
+    if (this.answers.size >= MEMO_ENTRIES) this.answers.clear();
+    const s: number[] = [];
+    const p: number[] = [];
+    const o: number[] = [];
+    const g: number[] = [];
+    for (const qb of ds.matchBatches(probe, bs)) {
+      if (s.length + qb.length > MEMO_QUADS) {
+        this.answers.set(key, null);
+        return ds.matchBatches(probe, bs);
+      }
+      for (let i = 0; i < qb.length; i++) {
+        s.push(qb.s[i]!);
+        p.push(qb.p[i]!);
+        o.push(qb.o[i]!);
+        g.push(qb.g[i]!);
+      }
+    }
+    const b: QuadBatch = { length: s.length, s: Uint32Array.from(s), p: Uint32Array.from(p), o: Uint32Array.from(o), g: Uint32Array.from(g) };
+    this.answers.set(key, b);
+    return [b];
+  }
+}
+
+const MEMO_ENTRIES = 4096;
+const MEMO_QUADS = 16;
+
 /** Hash join of rows with every quad of the pattern (see pattern-hash.ts). */
 function* hashStage(q: QueryContext, pat: PlanPattern, gm: GraphMode & { kind: 'fixed' | 'var' }, input: Iterable<Batch>, env: Env, optional: boolean): Generator<Batch> {
   void env;
   const W = q.width;
   const slots = [pat.s, pat.p, pat.o].map((t) => (t.kind === 'var' ? t.slot : -1));
+  const [sSlot, pSlot, oSlot] = slots as [number, number, number];
   const gSlot = gm.kind === 'var' ? gm.slot : -1;
   const pattern = constantPattern(pat, gm.kind === 'fixed' ? gm.id : undefined);
   const indexes = new Map<number, PatternHashIndex>();
@@ -236,6 +300,9 @@ function* hashStage(q: QueryContext, pat: PlanPattern, gm: GraphMode & { kind: '
       }
       const [cs, cp, co] = index.cols;
       const cg = index.g;
+      const sFree = sSlot >= 0 && (mask & 1) === 0;
+      const pFree = pSlot >= 0 && (mask & 2) === 0;
+      const oFree = oSlot >= 0 && (mask & 4) === 0;
       const gBound = gSlot >= 0 ? d[base + gSlot]! : 0;
       let matched = false;
       for (let i = index.first(key); i !== -1; i = index.nextOf(i)) {
@@ -261,13 +328,16 @@ function* hashStage(q: QueryContext, pat: PlanPattern, gm: GraphMode & { kind: '
         const ob = out.length * W;
         for (let j = 0; j < W; j++) od[ob + j] = d[base + j]!;
         let ok = true;
-        const vals = [cs[i]!, cp[i]!, co[i]!];
-        for (let k = 0; k < 3 && ok; k++) {
-          const slot = slots[k]!;
-          if (slot < 0 || (mask & (1 << k)) !== 0) continue;
-          const cur = od[ob + slot]!;
-          if (cur !== 0 && cur !== vals[k]) ok = false;
-          else od[ob + slot] = vals[k]!;
+        if (sFree) od[ob + sSlot] = cs[i]!;
+        if (pFree) {
+          const cur = od[ob + pSlot]!;
+          if (cur !== 0 && cur !== cp[i]) ok = false;
+          else od[ob + pSlot] = cp[i]!;
+        }
+        if (oFree && ok) {
+          const cur = od[ob + oSlot]!;
+          if (cur !== 0 && cur !== co[i]) ok = false;
+          else od[ob + oSlot] = co[i]!;
         }
         if (ok && gSlot >= 0 && gBound === 0) {
           const cur = od[ob + gSlot]!;

@@ -16,6 +16,7 @@ export interface Env {
 export const TOP_ENV: Env = { seed: undefined, graph: 0 };
 
 export interface ContextOptions {
+  /** Slots per row: the query's variables plus the tag slot (the last). */
   width: number;
   defaultGraphs: number[];
   /** undefined = every named graph of the dataset. */
@@ -30,6 +31,8 @@ let queryCounter = 0;
 
 export class QueryContext {
   readonly width: number;
+  /** The hidden last slot: tagged joins number their input rows there (always 0 elsewhere). */
+  readonly tagSlot: number;
   /** The default graph: the merge of these graphs (0 = the dataset's default graph). */
   readonly defaultGraphs: number[];
   readonly now: Date;
@@ -49,6 +52,7 @@ export class QueryContext {
     options: ContextOptions,
   ) {
     this.width = options.width;
+    this.tagSlot = options.width - 1;
     this.defaultGraphs = options.defaultGraphs;
     this.namedClause = options.namedGraphs;
     this.namedSet = options.namedGraphs ? new Set(options.namedGraphs) : undefined;

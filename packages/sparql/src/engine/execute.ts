@@ -37,7 +37,8 @@ export function executeAlgebra(dataset: Dataset, algebra: Algebra.Operation, opt
   const now = options.now ?? new Date();
   const context = (): QueryContext =>
     new QueryContext(dataset, terms, {
-      width: plan.slotNames.length,
+      // One slot past the query's variables: the row tag of tagged joins (engine/tagged.ts).
+      width: plan.slotNames.length + 1,
       ...graphs,
       deadline: options.deadline,
       rowBudget: options.rowBudget,

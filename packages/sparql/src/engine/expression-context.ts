@@ -82,6 +82,7 @@ export class RowContext implements ExpressionContext {
     const plan = this.expression.exists.get(pattern);
     if (plan === undefined) throw new TypeError('EXISTS pattern unknown to the plan');
     const seed = this.data.slice(this.base, this.base + this.q.width);
+    seed[this.q.tagSlot] = 0; // a row inside a tagged join carries its tag: not a binding
     for (const b of evaluate(plan, this.q, { seed, graph: this.env.graph })) if (b.length > 0) return true;
     return false;
   }

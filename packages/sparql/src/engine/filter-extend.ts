@@ -3,18 +3,32 @@
  * boolean value true (an error counts as false, §17.2); Extend binds the expression's value, and
  * leaves the variable unbound when the expression errors (§18.5 Extend).
  */
-import type { Plan, PlanOf } from '../algebra/plan.js';
+import { Algebra } from 'sparqlalgebrajs';
+import type { Plan, PlanExpression, PlanOf } from '../algebra/plan.js';
+import { seedable } from '../algebra/variables.js';
 import type { Batch } from './batch.js';
 import type { Env, QueryContext } from './context.js';
 import { evaluate } from './evaluate.js';
 import { NumericCache, numericComparison } from './numeric.js';
+import { taggedJoin } from './tagged.js';
 import { BnodeScope, bindExpression, test, valueOrError } from './expression-context.js';
 
-export function* evalFilter(plan: PlanOf<'filter'>, q: QueryContext, env: Env): Generator<Batch> {
+export function evalFilter(plan: PlanOf<'filter'>, q: QueryContext, env: Env): Iterable<Batch> {
+  const e = plan.expression.expr;
+  // FILTER (NOT) EXISTS { P } with P distributing over joins: a semi-join (anti-join) pipeline.
+  if (e.expressionType === Algebra.expressionTypes.EXISTENCE) {
+    const pattern = plan.expression.exists.get(e.input);
+    if (pattern !== undefined && seedable(pattern)) return taggedJoin(q, evaluate(plan.input, q, env), pattern, env, e.not ? 'notExists' : 'exists');
+  }
+  return filterStream(q, evaluate(plan.input, q, env), plan.expression, env);
+}
+
+/** The rows of `input` for which the expression holds (modifies the batches in place). */
+export function* filterStream(q: QueryContext, input: Iterable<Batch>, expression: PlanExpression, env: Env): Generator<Batch> {
   const W = q.width;
-  const { f, ctx } = bindExpression(q, plan.expression, env);
-  const fast = numericComparison(plan.expression, q, new NumericCache(q));
-  for (const b of evaluate(plan.input, q, env)) {
+  const { f, ctx } = bindExpression(q, expression, env);
+  const fast = numericComparison(expression, q, new NumericCache(q));
+  for (const b of input) {
     q.tick();
     const d = b.data;
     let kept = 0;
@@ -41,19 +55,44 @@ export function* evalExtend(plan: PlanOf<'extend'>, q: QueryContext, env: Env): 
     input = input.input;
   }
   const scope = new BnodeScope();
-  const steps = chain.map((e) => ({ slot: e.slot, ...bindExpression(q, e.expression, env, scope) }));
+  // BIND(?x AS ?y) and constants need no evaluation: copy the id (-1 = evaluate).
+  const copyFrom = (e: PlanOf<'extend'>): number => {
+    const x = e.expression.expr;
+    return x.expressionType === 'term' && x.term.termType === 'Variable' ? (e.expression.slots.get(x.term.value) ?? -1) : -1;
+  };
+  const steps = chain.map((e) => ({ slot: e.slot, from: copyFrom(e), ...bindExpression(q, e.expression, env, scope) }));
+  // Under a seed (EXISTS) a BIND's variable may already hold the outer value: the row survives only
+  // when the expression gives that same value (the join of the outer row with the BIND).
+  const seed = env.seed;
+  const checked = seed !== undefined && steps.some((st) => seed[st.slot] !== 0);
   for (const b of evaluate(input, q, env)) {
     q.tick();
     const d = b.data;
+    let kept = 0;
     for (let r = 0; r < b.length; r++) {
       const base = r * W;
       scope.next();
-      for (const { slot, f, ctx } of steps) {
-        if (d[base + slot] !== 0) continue;
-        const v = valueOrError(f, ctx.at(d, base));
-        if (v !== undefined) d[base + slot] = q.terms.idOf(v);
+      let keep = true;
+      for (const { slot, from, f, ctx } of steps) {
+        const outer = checked ? seed[slot]! : 0;
+        if (outer === 0 && d[base + slot] !== 0) continue;
+        let id: number;
+        if (from >= 0) id = d[base + from]!;
+        else {
+          const v = valueOrError(f, ctx.at(d, base));
+          id = v === undefined ? 0 : q.terms.idOf(v);
+        }
+        if (outer !== 0) {
+          if (id !== 0 && id !== outer) keep = false;
+          continue;
+        }
+        d[base + slot] = id;
       }
+      if (!keep) continue;
+      if (kept !== r) d.copyWithin(kept * W, base, base + W);
+      kept++;
     }
-    yield b;
+    b.length = kept;
+    if (kept > 0) yield b;
   }
 }

@@ -64,6 +64,15 @@ export function* evalGroup(plan: PlanOf<'group'>, q: QueryContext, env: Env): Ge
 
   let out = newBatch(W);
   const keys = plan.keys;
+  const countIds = new Map<number, number>();
+  const countId = (n: number): number => {
+    let id = countIds.get(n);
+    if (id === undefined) {
+      id = q.terms.idOf(literal(String(n), XSD_INTEGER));
+      countIds.set(n, id);
+    }
+    return id;
+  };
   for (let g = 0; g < groups.size; g++) {
     if (out.length === BATCH_ROWS) {
       yield out;
@@ -73,9 +82,11 @@ export function* evalGroup(plan: PlanOf<'group'>, q: QueryContext, env: Env): Ge
     const ob = out.length * W;
     for (let k = 0; k < keys.length; k++) od[ob + keys[k]!] = groups.keys[g * keys.length + k]!;
     for (const st of states) {
-      let t: Term | undefined;
-      if (st.counts !== undefined) t = literal(String(g < st.counts.length ? st.counts[g]! : 0), XSD_INTEGER);
-      else t = aggregatorOf(st, g).result();
+      if (st.counts !== undefined) {
+        od[ob + st.binding.slot] = countId(g < st.counts.length ? st.counts[g]! : 0);
+        continue;
+      }
+      const t: Term | undefined = aggregatorOf(st, g).result();
       od[ob + st.binding.slot] = t === undefined ? 0 : q.terms.idOf(t);
     }
     out.length++;

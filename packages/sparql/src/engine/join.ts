@@ -12,6 +12,7 @@ import { appendMerged, BATCH_ROWS, compatible, newBatch, RowStore, type Batch } 
 import { bgpJoin } from './bgp.js';
 import type { Env, QueryContext } from './context.js';
 import { evaluate } from './evaluate.js';
+import { filterStream } from './filter-extend.js';
 import { hashKey } from './row-set.js';
 import { pathJoin } from '../paths/evaluate.js';
 
@@ -19,6 +20,10 @@ import { pathJoin } from '../paths/evaluate.js';
 export function joinInto(q: QueryContext, left: Iterable<Batch>, leftPlan: Plan | undefined, right: Plan, env: Env): Iterable<Batch> {
   if (right.type === 'bgp') return bgpJoin(q, right.patterns, left, env);
   if (right.type === 'path') return pathJoin(q, right, left, env);
+  // Chains keep streaming (and keep row order, which tagged joins rely on).
+  if (right.type === 'join' && seedable(right)) return joinInto(q, joinInto(q, left, leftPlan, right.left, env), undefined, right.right, env);
+  if (right.type === 'filter' && seedable(right)) return filterStream(q, joinInto(q, left, leftPlan, right.input, env), right.expression, env);
+  if (right.type === 'values' && right.rows.length > 16) return hashJoin(q, left, leftPlan === undefined ? [] : sharedCertain(leftPlan, right), right, env);
   if (seedable(right)) return seededJoin(q, left, right, env);
   return hashJoin(q, left, leftPlan === undefined ? [] : sharedCertain(leftPlan, right), right, env);
 }
@@ -40,6 +45,7 @@ function bindable(p: Plan): boolean {
 export function rowSeed(q: QueryContext, data: Uint32Array, base: number, env: Env): Uint32Array {
   const seed = data.slice(base, base + q.width);
   const outer = env.seed;
+  // The tag travels with the row (tagged joins read it back from the outputs): keep it.
   if (outer !== undefined) for (let j = 0; j < q.width; j++) if (seed[j] === 0) seed[j] = outer[j]!;
   return seed;
 }

@@ -2,8 +2,8 @@
  * LeftJoin (SPARQL 1.1 §18.5, OPTIONAL): every left row joined with its compatible right rows for
  * which the OPTIONAL's filter holds on the merged row; a left row without any is kept as it is.
  * A single-pattern right side without a filter is one optional pattern stage; a right side that
- * distributes over joins is evaluated per left row with its bindings fixed; otherwise the right
- * side is materialised and hashed on the slots both sides always bind.
+ * distributes over joins runs as a tagged pipeline (tagged.ts); otherwise the right side is
+ * materialised and hashed on the slots both sides always bind.
  */
 import type { Plan, PlanOf } from '../algebra/plan.js';
 import { BATCH_ROWS, appendRow, compatible, newBatch, type Batch } from './batch.js';
@@ -11,7 +11,8 @@ import { patternStage } from './bgp.js';
 import type { Env, QueryContext } from './context.js';
 import { evaluate } from './evaluate.js';
 import { bindExpression, test, type RowContext } from './expression-context.js';
-import { HashedRows, rowSeed, seedable, sharedCertain } from './join.js';
+import { HashedRows, seedable, sharedCertain } from './join.js';
+import { taggedJoin } from './tagged.js';
 import type { CompiledExpression } from '../expressions/api.js';
 
 export function evalLeftJoin(plan: PlanOf<'leftJoin'>, q: QueryContext, env: Env): Iterable<Batch> {
@@ -20,8 +21,8 @@ export function evalLeftJoin(plan: PlanOf<'leftJoin'>, q: QueryContext, env: Env
   if (right.type === 'bgp' && right.patterns.length === 1 && expression === undefined) {
     return patternStage(q, right.patterns[0]!, input, env, true);
   }
+  if (seedable(right)) return taggedJoin(q, input, right, env, 'optional', expression);
   const filter = expression ? bindExpression(q, expression, env) : undefined;
-  if (seedable(right)) return seededLeftJoin(q, input, right, env, filter);
   return hashLeftJoin(q, input, left, right, env, filter);
 }
 
@@ -39,36 +40,6 @@ function emitMerged(out: Batch, l: Uint32Array, lBase: number, r: Uint32Array, r
   if (filter !== undefined && !test(filter.f, filter.ctx.at(d, base))) return false;
   out.length++;
   return true;
-}
-
-function* seededLeftJoin(q: QueryContext, input: Iterable<Batch>, right: Plan, env: Env, filter: Filter): Generator<Batch> {
-  const W = q.width;
-  let out = newBatch(W);
-  for (const lb of input) {
-    q.tick();
-    for (let r = 0; r < lb.length; r++) {
-      const seed = rowSeed(q, lb.data, r * W, env);
-      let kept = false;
-      for (const rb of evaluate(right, q, { seed, graph: env.graph })) {
-        for (let i = 0; i < rb.length; i++) {
-          if (!compatible(lb.data, r * W, rb.data, i * W, W)) continue;
-          if (out.length === BATCH_ROWS) {
-            yield out;
-            out = newBatch(W);
-          }
-          if (emitMerged(out, lb.data, r * W, rb.data, i * W, filter)) kept = true;
-        }
-      }
-      if (!kept) {
-        if (out.length === BATCH_ROWS) {
-          yield out;
-          out = newBatch(W);
-        }
-        appendRow(out, lb.data, r * W);
-      }
-    }
-  }
-  if (out.length > 0) yield out;
 }
 
 function* hashLeftJoin(q: QueryContext, input: Iterable<Batch>, left: Plan, right: Plan, env: Env, filter: Filter): Generator<Batch> {

@@ -13,7 +13,11 @@ export class PatternHashIndex {
   readonly cols: [Uint32Array, Uint32Array, Uint32Array];
   readonly g: Uint32Array;
   length = 0;
-  private readonly heads = new Map<number, number>();
+  /** Open addressing on the key hash: `slots` holds quad index + 1 of a chain head (0 = empty),
+   * `hashes` that head's hash. */
+  private slots: Int32Array = new Int32Array(0);
+  private hashes: Int32Array = new Int32Array(0);
+  private mask = 0;
   private next: Int32Array;
 
   /** Read every quad of the pattern's constants in graph `g` (undefined = any graph), hashed on
@@ -39,14 +43,27 @@ export class PatternHashIndex {
       this.g.set(b.g.subarray(0, n), this.length);
       this.length += n;
     }
-    const heads = this.heads;
+    let size = 16;
+    while (size < this.length * 2) size *= 2;
+    this.slots = new Int32Array(size);
+    this.hashes = new Int32Array(size);
+    this.mask = size - 1;
     const next = this.next;
     for (let i = 0; i < this.length; i++) {
       const h = this.hashAt(i);
-      const head = heads.get(h);
-      next[i] = head === undefined ? -1 : head;
-      heads.set(h, i);
+      const at = this.find(h);
+      const head = this.slots[at]!;
+      next[i] = head - 1;
+      this.slots[at] = i + 1;
+      this.hashes[at] = h;
     }
+  }
+
+  /** The table position holding hash `h`, or the empty position where it would go. */
+  private find(h: number): number {
+    let at = mix(h) & this.mask;
+    while (this.slots[at] !== 0 && this.hashes[at] !== h) at = (at + 1) & this.mask;
+    return at;
   }
 
   private grow(n: number): void {
@@ -65,26 +82,34 @@ export class PatternHashIndex {
 
   private hashAt(i: number): number {
     const kp = this.keyPositions;
-    if (kp.length === 1) return this.cols[kp[0]!]![i]!;
+    if (kp.length === 1) return this.cols[kp[0]!]![i]! | 0;
     let h = 0x811c9dc5;
     for (const k of kp) h = Math.imul(h ^ this.cols[k]![i]!, 0x01000193);
-    return h;
+    return h | 0;
   }
 
   /** First quad whose key may equal `key` (then `nextOf`); -1 ends. Callers verify the key. */
   first(key: readonly number[]): number {
     let h: number;
-    if (key.length === 1) h = key[0]!;
+    if (key.length === 1) h = key[0]! | 0;
     else {
       h = 0x811c9dc5;
       for (const k of key) h = Math.imul(h ^ k, 0x01000193);
+      h |= 0;
     }
-    return this.heads.get(h) ?? -1;
+    const at = this.find(h);
+    return this.slots[at]! - 1;
   }
 
   nextOf(i: number): number {
     return this.next[i]!;
   }
+}
+
+/** Spread ids (often consecutive) over the table. */
+function mix(h: number): number {
+  h = Math.imul(h ^ (h >>> 16), 0x45d9f3b);
+  return h ^ (h >>> 16);
 }
 
 /** The constant part of a pattern as a dataset pattern (variables as wildcards). */

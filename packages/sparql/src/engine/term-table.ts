@@ -2,34 +2,48 @@
  * The query's view of term ids. Ids below LOCAL_ID_BASE are the dataset's; terms a query computes
  * (BIND, SELECT expressions, aggregates, constants the dataset has never seen) get ids from
  * LOCAL_ID_BASE upwards. A term the dataset knows always gets the dataset's id, so equal terms have
- * equal ids and joins, DISTINCT and grouping compare ids only. Decoded terms are cached per query.
+ * equal ids and joins, DISTINCT and grouping compare ids only.
+ *
+ * Memory stays bounded for long results: decoded terms live in a fixed direct-mapped cache, and
+ * the cache of dataset lookups is dropped when it grows large; only terms the dataset does not
+ * know are kept for the whole query (rows refer to them).
  */
 import { termToKey, type Dataset, type Term } from '@ianode/rdf';
 import type { TermIds } from '../algebra/lower.js';
 
 export const LOCAL_ID_BASE = 0x80000000;
 
+const DECODE_BITS = 12;
+const DECODE_MASK = (1 << DECODE_BITS) - 1;
+const LOOKUP_CACHE_LIMIT = 1 << 16;
+
 export class TermTable implements TermIds {
-  /** Key -> id for every term this query has resolved (dataset ids and local ones). */
-  private readonly ids = new Map<string, number>();
+  /** Key -> id of the terms this query made up (kept: rows refer to them). */
+  private readonly localIds = new Map<string, number>();
   private readonly localTerms: Term[] = [];
-  private readonly decoded = new Map<number, Term>();
+  /** Key -> dataset id of recently resolved terms. */
+  private datasetIds = new Map<string, number>();
+  private decodedIds: Uint32Array | undefined;
+  private decodedTerms: (Term | undefined)[] = [];
 
   constructor(private readonly dataset: Dataset) {}
 
   idOf(term: Term): number {
     const key = termToKey(term);
-    const known = this.ids.get(key);
-    if (known !== undefined) return known;
+    const local = this.localIds.get(key);
+    if (local !== undefined) return local;
+    const cached = this.datasetIds.get(key);
+    if (cached !== undefined) return cached;
     const id = this.dataset.lookup(term);
     if (id !== undefined && id !== 0) {
-      this.ids.set(key, id);
+      if (this.datasetIds.size >= LOOKUP_CACHE_LIMIT) this.datasetIds = new Map();
+      this.datasetIds.set(key, id);
       return id;
     }
     const fresh = LOCAL_ID_BASE + this.localTerms.length;
     if (fresh > 0xffffffff) throw new RangeError('too many computed terms in one query');
     this.localTerms.push(term);
-    this.ids.set(key, fresh);
+    this.localIds.set(key, fresh);
     return fresh;
   }
 
@@ -39,11 +53,16 @@ export class TermTable implements TermIds {
       if (t === undefined) throw new RangeError(`unknown query term id ${id}`);
       return t;
     }
-    let t = this.decoded.get(id);
-    if (t === undefined) {
-      t = this.dataset.term(id);
-      this.decoded.set(id, t);
+    const at = id & DECODE_MASK;
+    const hit = this.decodedTerms[at];
+    if (hit !== undefined && this.decodedIds![at] === id) return hit;
+    const t = this.dataset.term(id);
+    if (this.decodedIds === undefined) {
+      this.decodedIds = new Uint32Array(1 << DECODE_BITS);
+      this.decodedTerms = new Array<Term | undefined>(1 << DECODE_BITS).fill(undefined);
     }
+    this.decodedIds[at] = id;
+    this.decodedTerms[at] = t;
     return t;
   }
 }

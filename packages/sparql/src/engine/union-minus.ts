@@ -17,7 +17,10 @@ export function* evalUnion(plan: PlanOf<'union'>, q: QueryContext, env: Env): Ge
 export function* evalMinus(plan: PlanOf<'minus'>, q: QueryContext, env: Env): Generator<Batch> {
   const W = q.width;
   const lp = slotSets(plan.left).possible;
-  const shared = [...slotSets(plan.right).possible].filter((s) => lp.has(s));
+  // Under a seed (EXISTS), the seeded variables stand for constants (§18.6 substitute): they are
+  // in neither side's domain, so they never make the domains overlap.
+  const seed = env.seed;
+  const shared = [...slotSets(plan.right).possible].filter((s) => lp.has(s) && (seed === undefined || seed[s] === 0));
   if (shared.length === 0) {
     yield* evaluate(plan.left, q, env);
     return;

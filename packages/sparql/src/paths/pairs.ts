@@ -1,8 +1,9 @@
 /**
  * Property path evaluation over ids (SPARQL 1.1 §9.3, §18.4): the (start, end) pairs a path
- * connects in one graph (or the merge of several). Links, sequences, alternatives and negated
- * property sets give multisets, like the triple patterns they stand for; `*`, `+` and `?` give
- * each (start, end) pair at most once (§18.4 ALP), found by breadth-first search over ids.
+ * connects in one graph (or the merge of several). Links, sequences and alternatives give
+ * multisets, like the triple patterns and unions they stand for; a negated property set gives each
+ * pair once (its definition is a set of pairs); `*`, `+` and `?` give each (start, end) pair at
+ * most once (§18.4 ALP), found by breadth-first search over ids.
  * A zero-length path connects every node to itself: with both ends unbound that is every subject
  * and object of the graph; with one end bound, that term (even when the graph lacks it).
  */
@@ -11,6 +12,12 @@ import type { PathExpr } from '../algebra/plan.js';
 import type { QueryContext } from '../engine/context.js';
 
 export type Emit = (s: number, o: number) => void;
+
+/** Whether a scan yields anything (stops at the first quad; a count would read the whole range). */
+function any(batches: Iterable<{ length: number }>): boolean {
+  for (const b of batches) if (b.length > 0) return true;
+  return false;
+}
 
 /** Reachability results kept for reuse within one evaluation (ids held in all sets together). */
 const MEMO_LIMIT = 1 << 20;
@@ -56,7 +63,8 @@ export class PathEvaluator {
     let known = this.nodeCache.get(id);
     if (known === undefined) {
       const ds = this.q.dataset;
-      known = this.graphs.some((g) => ds.count({ s: id, g }) > 0 || ds.count({ o: id, g }) > 0);
+      known = this.graphs.some((g) => any(ds.matchBatches({ s: id, g }, 1)) || any(ds.matchBatches({ o: id, g }, 1)));
+      if (this.nodeCache.size >= 1 << 16) this.nodeCache.clear();
       this.nodeCache.set(id, known);
     }
     return known;
@@ -91,9 +99,15 @@ export class PathEvaluator {
         this.pairs(path.path, o, s, (x, y) => emit(y, x));
         return;
       case 'nps': {
+        // A set of pairs (§18.4 NPS): two predicates linking the same nodes give one pair.
         const excluded = new Set(path.iris.map((i) => i.id));
+        const seen = new Set<number | string>();
         this.scan(s, 0, o, (x, p, y) => {
-          if (!excluded.has(p)) emit(x, y);
+          if (excluded.has(p)) return;
+          const k = s !== 0 ? y : o !== 0 ? x : `${x} ${y}`;
+          if (seen.has(k)) return;
+          seen.add(k);
+          emit(x, y);
         });
         return;
       }

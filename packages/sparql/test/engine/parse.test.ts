@@ -27,6 +27,17 @@ describe('parseQuery', () => {
     expect(errorOf(() => parseQuery('SELECT ?x { ?s ?p ?o } GROUP BY ?s')).code).toBe('SPARQL_SYNTAX');
   });
 
+  it('rejects a blank node label shared by two basic graph patterns', () => {
+    expect(errorOf(() => parseQuery('SELECT * { _:a ?p ?v OPTIONAL { _:a ?q 1 } }')).message).toMatch(/_:a/);
+    expect(errorOf(() => parseQuery('SELECT * { _:a ?p ?v FILTER EXISTS { _:a ?q 1 } }')).code).toBe('SPARQL_SYNTAX');
+    expect(parseQuery('SELECT * { _:a ?p ?v FILTER(true) _:a ?q 1 }').form).toBe('SELECT');
+  });
+
+  it('reads codepoint escapes everywhere, but not escaped backslashes', () => {
+    expect(() => parseQuery('SELECT * { <http://e/\\u0078> ?p "\\u0078" }')).not.toThrow();
+    expect(() => parseQuery('SELECT * { ?s ?p "a\\\\u0041" }')).not.toThrow();
+  });
+
   it('rejects updates and resolves BASE', () => {
     expect(errorOf(() => parseQuery('INSERT DATA { <http://a> <http://b> <http://c> }')).code).toBe('SPARQL_SYNTAX');
     expect(parseQuery('BASE <http://x/y/> SELECT * { <z> ?p ?o }').baseIRI).toBe('http://x/y/');
