@@ -1,14 +1,23 @@
 #!/usr/bin/env node
-// `npm start` will bring the whole node up (identity provider, access service and graph server in
-// secure mode, seeded demo) once the graph-server issue lands. Until then it says so plainly.
-console.error(
-  [
-    'ianode: `npm start` is coming — the graph server, access service and identity provider are not built yet.',
-    'What exists today: the ABAC label language (@ianode/abac), RDF parsing/serialising (@ianode/rdf)',
-    'and the durable labelled quad store (@ianode/store). Try:',
-    '  npm test            # unit, contract and crash-safety tests',
-    '  npm run test:w3c    # W3C RDF 1.1 conformance',
-    '  npm run bench:load -- --triples 1000000',
-  ].join('\n'),
-);
-process.exitCode = 1;
+// `npm start` = `ianode up`: the identity provider (9229), access service (8091) and graph server
+// (3030, secure mode) in one process, durable data in ./data, the demo pool, directory and labelled
+// data set. Builds first (tsc -b is incremental) unless IANODE_SKIP_BUILD=1.
+// Ports: IDP_PORT, ACCESS_PORT, GRAPH_PORT; data folder: IANODE_DATA_DIR; logs: LOG_LEVEL (warn).
+import { spawn, spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+if (process.env.IANODE_SKIP_BUILD !== '1') {
+  const tsc = path.join(root, 'node_modules/typescript/bin/tsc');
+  const build = spawnSync(process.execPath, [tsc, '-b'], { cwd: root, stdio: 'inherit' });
+  if (build.status !== 0) {
+    console.error('ianode: the build failed (npx tsc -b); fix it, or run `npm install` first');
+    process.exit(build.status ?? 1);
+  }
+}
+const child = spawn(process.execPath, [path.join(root, 'packages/cli/dist/main.js'), 'up', ...process.argv.slice(2)], { stdio: 'inherit' });
+// Ctrl-C reaches the child through the terminal's process group; a signal sent to this process
+// alone (e.g. by a test harness) is forwarded.
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
+child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -1,0 +1,106 @@
+#!/usr/bin/env node
+/**
+ * `ianode <command>`:
+ *   up                       IdP + access service + graph server (secure mode) in one process, demo seeded
+ *   graph | access | idp ... one service on its own (the package's entry point, same options)
+ *   load FILE [--label L]    upload RDF to the graph server
+ *   query 'SPARQL'           run a query
+ *   token [EMAIL]            print `export IDP_ID_TOKEN=…` for a demo user
+ * Environment: IANODE_DATA_DIR (./data), IDP_PORT, ACCESS_PORT, GRAPH_PORT, LOG_LEVEL (warn),
+ * IANODE_URL (http://localhost:3030/ds), IDP_ID_TOKEN, IDP_URL, CLIENT_ID, IDP_ADMIN_PASSWORD.
+ */
+import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { load, query, token } from './commands.js';
+import { banner, up, upOptionsFromEnv } from './up.js';
+
+const USAGE = `usage: ianode <command>
+  up                          IdP (9229), access service (8091), graph server (3030) in secure mode; data in ./data
+  graph [--config F] ...      the graph server alone (open mode unless JWKS_URL is set)
+  access ...                  the access service alone
+  idp ...                     the identity provider alone
+  load FILE [--label L]       upload RDF (.ttl .trig .nt .nq .jsonld) with $IDP_ID_TOKEN
+  query 'SELECT ...' [--accept TYPE]
+  token [EMAIL]               print export IDP_ID_TOKEN=... for a demo user
+environment: IANODE_DATA_DIR, IDP_PORT, ACCESS_PORT, GRAPH_PORT, LOG_LEVEL, IANODE_URL, IDP_ID_TOKEN, IDP_URL`;
+
+const require = createRequire(import.meta.url);
+
+/** The entry point (dist/main.js) of a service package. */
+function entryOf(pkg: string): string {
+  return path.join(path.dirname(require.resolve(pkg)), 'main.js');
+}
+
+function runEntry(pkg: string, args: string[]): Promise<number> {
+  const child = spawn(process.execPath, [entryOf(pkg), ...args], { stdio: 'inherit' });
+  const forward = (signal: NodeJS.Signals) => child.kill(signal);
+  process.on('SIGINT', forward);
+  process.on('SIGTERM', forward);
+  return new Promise((resolve) => child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0))));
+}
+
+async function runUp(): Promise<number> {
+  const options = upOptionsFromEnv();
+  const node = await up(options);
+  process.stdout.write(banner(node, options.dataDir));
+  await new Promise<void>((resolve) => {
+    let stopping = false;
+    const stop = (signal: string) => {
+      if (stopping) return;
+      stopping = true;
+      process.stdout.write(`ianode: ${signal}: stopping the graph server, access service and identity provider\n`);
+      node.close().then(resolve, resolve);
+    };
+    process.on('SIGINT', () => stop('SIGINT'));
+    process.on('SIGTERM', () => stop('SIGTERM'));
+  });
+  process.stdout.write('ianode: stopped\n');
+  return 0;
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  const env = process.env;
+  const url = env.IANODE_URL ?? `http://localhost:${env.GRAPH_PORT ?? 3030}/ds`;
+  switch (command) {
+    case 'up':
+      return runUp();
+    case 'graph':
+      return runEntry('@ianode/graph-server', rest);
+    case 'access':
+      return runEntry('@ianode/access-service', rest);
+    case 'idp':
+      return runEntry('@ianode/idp', rest);
+    case 'load': {
+      const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { label: { type: 'string' }, url: { type: 'string' } } });
+      if (positionals.length !== 1) throw new Error('usage: ianode load FILE [--label LABEL] [--url URL]');
+      return load(positionals[0]!, { url: values.url ?? url, token: env.IDP_ID_TOKEN, label: values.label });
+    }
+    case 'query': {
+      const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { accept: { type: 'string' }, url: { type: 'string' } } });
+      if (positionals.length !== 1) throw new Error("usage: ianode query 'SELECT ...' [--accept TYPE] [--url URL]");
+      return query(positionals[0]!, { url: values.url ?? url, token: env.IDP_ID_TOKEN, accept: values.accept });
+    }
+    case 'token':
+      return token(rest[0] ?? env.USER_EMAIL ?? 'user@ianode.local');
+    case undefined:
+    case 'help':
+    case '--help':
+    case '-h':
+      process.stdout.write(`${USAGE}\n`);
+      return command === undefined ? 2 : 0;
+    default:
+      process.stderr.write(`ianode: unknown command ${command}\n${USAGE}\n`);
+      return 2;
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(`ianode: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,169 @@
+/**
+ * The graph server's configuration (SPEC §1): a YAML or JSON file with `${VAR}` substitution,
+ * merged over defaults, plus the environment variables of secure mode.
+ */
+import { readFile } from 'node:fs/promises';
+import { parse as parseYaml } from 'yaml';
+import { validateLabel } from '@ianode/abac';
+
+/** Operations a caller may be allowed: query and graph-store reads (`read`), uploads and updates (`write`). */
+export type Operation = 'read' | 'write';
+
+export interface DatasetConfig {
+  /** Path segment of the dataset (`/ds`). */
+  name: string;
+  /** Folder of the store's log and checkpoints; absent = memory only. */
+  storage?: string | undefined;
+  /** Label of quads uploaded without one (SPEC §3; default `!`). */
+  defaultLabel: string;
+  /** Label expressions over the caller's attributes that allow each operation (secure mode). */
+  permissions: Record<Operation, string>;
+}
+
+export interface LimitsConfig {
+  /** Query time limit in milliseconds (default 60 000). */
+  queryTimeoutMs: number;
+  /** Largest upload body in bytes (default 512 MiB). */
+  uploadBytes: number;
+  /** Largest query/form body in bytes (default 1 MiB). */
+  requestBytes: number;
+  /** Most result rows (and rows held by any operator) of one query (default 1 000 000). */
+  resultRows: number;
+  /** Requests per user per minute; 0 = unlimited (default 0). */
+  requestsPerMinute: number;
+}
+
+export interface SecurityConfig {
+  /** `JWKS_URL`; undefined or `disabled` = open mode. */
+  jwksUrl?: string | undefined;
+  /** `OPENID_PROVIDER_URL`: the issuer a token must name. */
+  openIdProviderUrl?: string | undefined;
+  /** `USER_ATTRIBUTES_URL`: the access service (base or template with `{user}`). */
+  userAttributesUrl?: string | undefined;
+  /** `ATTRIBUTE_HIERARCHY_URL` (optional). */
+  attributeHierarchyUrl?: string | undefined;
+  /** Claims naming the user, first present wins. */
+  userClaims?: string[] | undefined;
+  /** Claim holding the groups (default `cognito:groups`). */
+  groupsClaim?: string | undefined;
+  /** Token `aud` to require (unchecked when absent). */
+  audience?: string | undefined;
+  /** Attribute cache time (default 30 s). */
+  attributeCacheMs: number;
+}
+
+export interface GraphServerConfig {
+  dataset: DatasetConfig;
+  limits: LimitsConfig;
+  security: SecurityConfig;
+  /** GraphQL endpoint on (answers 501 until GraphQL lands) or off (404). */
+  graphql: boolean;
+}
+
+export const DEFAULT_PORT = 3030;
+
+/** A partial configuration as a file or a caller gives it. */
+export interface GraphServerConfigInput {
+  dataset?: Partial<DatasetConfig> & { permissions?: Partial<Record<Operation, string>> };
+  limits?: Partial<LimitsConfig>;
+  security?: Partial<SecurityConfig>;
+  graphql?: boolean;
+}
+
+export function defaultConfig(): GraphServerConfig {
+  return {
+    dataset: { name: 'ds', defaultLabel: '!', permissions: { read: 'ianode_read | ianode_admin', write: 'ianode_admin' } },
+    limits: { queryTimeoutMs: 60_000, uploadBytes: 512 * 1024 * 1024, requestBytes: 1024 * 1024, resultRows: 1_000_000, requestsPerMinute: 0 },
+    security: { attributeCacheMs: 30_000 },
+    graphql: false,
+  };
+}
+
+/** Defaults, then `input`; validates names, labels and numbers (throws `TypeError` with the field). */
+export function resolveConfig(input: GraphServerConfigInput = {}): GraphServerConfig {
+  const base = defaultConfig();
+  const config: GraphServerConfig = {
+    dataset: {
+      ...base.dataset,
+      ...stripUndefined(input.dataset ?? {}),
+      permissions: { ...base.dataset.permissions, ...stripUndefined(input.dataset?.permissions ?? {}) },
+    },
+    limits: { ...base.limits, ...stripUndefined(input.limits ?? {}) },
+    security: { ...base.security, ...stripUndefined(input.security ?? {}) },
+    graphql: input.graphql ?? base.graphql,
+  };
+  if (!/^[A-Za-z0-9_-]+$/.test(config.dataset.name)) throw new TypeError(`dataset.name must be a word of letters, digits, _ or -: ${JSON.stringify(config.dataset.name)}`);
+  for (const [field, label] of [['dataset.defaultLabel', config.dataset.defaultLabel], ['dataset.permissions.read', config.dataset.permissions.read], ['dataset.permissions.write', config.dataset.permissions.write]] as const) {
+    if (typeof label !== 'string') throw new TypeError(`${field} must be a label expression`);
+    try {
+      validateLabel(label);
+    } catch (error) {
+      throw new TypeError(`${field}: ${(error as Error).message}`);
+    }
+  }
+  for (const [field, value] of Object.entries(config.limits)) {
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) throw new TypeError(`limits.${field} must be a non-negative number`);
+  }
+  if (typeof config.graphql !== 'boolean') throw new TypeError('graphql must be true or false');
+  return config;
+}
+
+function stripUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+/**
+ * `${VAR}` and `${VAR:-default}` replaced from `env`; an unset variable without a default is an
+ * error naming it (a silently empty `JWKS_URL` would mean open mode).
+ */
+export function substituteEnv(text: string, env: NodeJS.ProcessEnv = process.env): string {
+  // Whole-line comments are left alone (they may mention `${VAR}` syntax).
+  return text
+    .split('\n')
+    .map((line) => (/^\s*#/.test(line) ? line : substituteLine(line, env)))
+    .join('\n');
+}
+
+function substituteLine(text: string, env: NodeJS.ProcessEnv): string {
+  return text.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g, (_match, name: string, fallback: string | undefined) => {
+    const value = env[name];
+    if (value !== undefined && value !== '') return value;
+    if (fallback !== undefined) return fallback;
+    throw new TypeError(`configuration names \${${name}} but the environment variable ${name} is not set`);
+  });
+}
+
+/** Reads a YAML or JSON configuration file (JSON is YAML), substituting the environment. */
+export async function loadConfigFile(path: string, env: NodeJS.ProcessEnv = process.env): Promise<GraphServerConfigInput> {
+  const text = await readFile(path, 'utf8');
+  const parsed: unknown = parseYaml(substituteEnv(text, env));
+  if (parsed === null || parsed === undefined) return {};
+  if (typeof parsed !== 'object' || Array.isArray(parsed)) throw new TypeError(`${path}: the configuration must be a mapping`);
+  return parsed as GraphServerConfigInput;
+}
+
+/** The secure-mode variables of SPEC §1 (empty strings count as unset). */
+export function securityFromEnv(env: NodeJS.ProcessEnv = process.env): Partial<SecurityConfig> {
+  const get = (name: string) => (env[name] === undefined || env[name] === '' ? undefined : env[name]);
+  return {
+    jwksUrl: get('JWKS_URL'),
+    openIdProviderUrl: get('OPENID_PROVIDER_URL'),
+    userAttributesUrl: get('USER_ATTRIBUTES_URL'),
+    attributeHierarchyUrl: get('ATTRIBUTE_HIERARCHY_URL'),
+    userClaims: get('USER_CLAIMS')?.split(',').map((c) => c.trim()).filter(Boolean),
+    groupsClaim: get('GROUPS_KEY'),
+    audience: get('TOKEN_AUDIENCE'),
+  };
+}
+
+/** Secure mode is on when a JWKS URL is set and is not `disabled`. */
+export function isSecure(security: SecurityConfig): boolean {
+  return security.jwksUrl !== undefined && security.jwksUrl !== '' && security.jwksUrl.toLowerCase() !== 'disabled';
+}
+
+/** Reads the file and the environment into one input (shared with the CLI). */
+export async function configFromFileAndEnv(path: string | undefined, env: NodeJS.ProcessEnv = process.env): Promise<GraphServerConfigInput> {
+  const file = path === undefined ? {} : await loadConfigFile(path, env);
+  const fromEnv = Object.fromEntries(Object.entries(securityFromEnv(env)).filter(([, v]) => v !== undefined));
+  return { ...file, security: { ...(file.security ?? {}), ...fromEnv } };
+}

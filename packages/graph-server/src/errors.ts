@@ -1,0 +1,120 @@
+/**
+ * The graph server's errors and the ONE table mapping every error code it can meet (its own, and
+ * those of auth, sparql, store, rdf and abac) to an HTTP status (STYLE.md, "Errors").
+ */
+import { LabelSyntaxError } from '@ianode/abac';
+import { AuthError, authChallenge, authErrorStatus, type AuthErrorCode } from '@ianode/auth';
+import { RdfSyntaxError } from '@ianode/rdf';
+import { SparqlError, type SparqlErrorCode } from '@ianode/sparql';
+import { StoreError, type StoreErrorCode } from '@ianode/store';
+
+export type GraphServerErrorCode =
+  | 'BAD_REQUEST'
+  | 'NOT_FOUND'
+  | 'METHOD_NOT_ALLOWED'
+  | 'NOT_ACCEPTABLE'
+  | 'PAYLOAD_TOO_LARGE'
+  | 'UNSUPPORTED_MEDIA_TYPE'
+  | 'RATE_LIMITED'
+  | 'NOT_IMPLEMENTED'
+  | 'INTERNAL';
+
+export class GraphServerError extends Error {
+  constructor(
+    readonly code: GraphServerErrorCode,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'GraphServerError';
+  }
+}
+
+type AnyCode = GraphServerErrorCode | AuthErrorCode | SparqlErrorCode | StoreErrorCode | 'RDF_SYNTAX' | 'LABEL_SYNTAX';
+
+/** Every code -> HTTP status (auth codes come from @ianode/auth's own table). */
+const STATUS: Record<Exclude<AnyCode, AuthErrorCode>, number> = {
+  BAD_REQUEST: 400,
+  NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  NOT_ACCEPTABLE: 406,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  RATE_LIMITED: 429,
+  NOT_IMPLEMENTED: 501,
+  INTERNAL: 500,
+  SPARQL_SYNTAX: 400,
+  SPARQL_UNSUPPORTED: 501,
+  QUERY_TIMEOUT: 503,
+  ROW_BUDGET: 413,
+  LABELS_GRAPH: 400,
+  STORE_CLOSED: 503,
+  STORE_CORRUPT: 500,
+  STORE_IO: 503,
+  RDF_SYNTAX: 400,
+  LABEL_SYNTAX: 400,
+};
+
+/** What a client is told: status, JSON body, extra headers. */
+export interface ErrorReply {
+  status: number;
+  body: { error: string; code: string; message: string; line?: number; column?: number; position?: number };
+  headers: Record<string, string>;
+}
+
+const AUTH_CODES = new Set<string>(['MISSING_TOKEN', 'INVALID_TOKEN', 'FORBIDDEN', 'JWKS_UNAVAILABLE', 'ATTRIBUTES_UNAVAILABLE']);
+
+/** The reply for any thrown value; unknown errors become a 500 that says nothing of the cause. */
+export function errorReply(error: unknown): ErrorReply {
+  const headers: Record<string, string> = {};
+  if (error instanceof AuthError) {
+    const challenge = authChallenge(error);
+    if (challenge !== undefined) headers['www-authenticate'] = challenge;
+    const status = authErrorStatus(error.code);
+    return { status, headers, body: { error: reasonPhrase(status), code: error.code, message: error.message } };
+  }
+  if (error instanceof RdfSyntaxError) {
+    return { status: 400, headers, body: { error: 'Bad Request', code: 'RDF_SYNTAX', message: `RDF syntax error at ${error.message}; nothing was stored`, line: error.line, column: error.column } };
+  }
+  if (error instanceof LabelSyntaxError) {
+    return { status: 400, headers, body: { error: 'Bad Request', code: 'LABEL_SYNTAX', message: `${error.message} (label ${JSON.stringify(error.label)}); nothing was stored`, position: error.position } };
+  }
+  if (error instanceof SparqlError) {
+    const status = STATUS[error.code];
+    const body: ErrorReply['body'] = { error: reasonPhrase(status), code: error.code, message: error.message };
+    if (error.position) Object.assign(body, error.position);
+    return { status, headers, body };
+  }
+  if (error instanceof StoreError || error instanceof GraphServerError) {
+    const status = STATUS[error.code];
+    return { status, headers, body: { error: reasonPhrase(status), code: error.code, message: error.message } };
+  }
+  const fastifyStatus = (error as { statusCode?: unknown } | null)?.statusCode;
+  if (typeof fastifyStatus === 'number' && fastifyStatus >= 400 && fastifyStatus < 500) {
+    const code = fastifyStatus === 413 ? 'PAYLOAD_TOO_LARGE' : fastifyStatus === 415 ? 'UNSUPPORTED_MEDIA_TYPE' : 'BAD_REQUEST';
+    return { status: fastifyStatus, headers, body: { error: reasonPhrase(fastifyStatus), code, message: (error as Error).message } };
+  }
+  return { status: 500, headers, body: { error: 'Internal Server Error', code: 'INTERNAL', message: 'internal error; see the server log' } };
+}
+
+/** Whether a code names an auth failure (for metrics and logs). */
+export function isAuthCode(code: string): boolean {
+  return AUTH_CODES.has(code);
+}
+
+function reasonPhrase(status: number): string {
+  switch (status) {
+    case 400: return 'Bad Request';
+    case 401: return 'Unauthorized';
+    case 403: return 'Forbidden';
+    case 404: return 'Not Found';
+    case 405: return 'Method Not Allowed';
+    case 406: return 'Not Acceptable';
+    case 413: return 'Content Too Large';
+    case 415: return 'Unsupported Media Type';
+    case 429: return 'Too Many Requests';
+    case 501: return 'Not Implemented';
+    case 503: return 'Service Unavailable';
+    default: return status >= 500 ? 'Internal Server Error' : 'Error';
+  }
+}

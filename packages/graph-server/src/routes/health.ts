@@ -1,0 +1,33 @@
+/** `/$/ping`, `/$/ready`, `/$/metrics` (SPEC §4): no token needed, no data shown. */
+import type { FastifyInstance } from 'fastify';
+import type { RouteContext } from './context.js';
+
+export function registerHealth(app: FastifyInstance, ctx: RouteContext): void {
+  app.get('/$/ping', async () => ({ status: 'ok', time: new Date().toISOString() }));
+  app.get('/$/ready', async (request, reply) => {
+    const checks: Record<string, string> = {};
+    let ready = true;
+    try {
+      ctx.store.stats();
+      checks.storage = 'open';
+    } catch {
+      checks.storage = 'closed';
+      ready = false;
+    }
+    if (ctx.security.secure) {
+      try {
+        await ctx.security.checkAccessService();
+        checks.accessService = 'reachable';
+      } catch (error) {
+        request.log.warn({ err: (error as Error).message }, 'readiness: access service not reachable');
+        checks.accessService = 'unreachable';
+        ready = false;
+      }
+    }
+    return reply.code(ready ? 200 : 503).send({ ready, mode: ctx.security.secure ? 'secure' : 'open', checks });
+  });
+  app.get('/$/metrics', async (_request, reply) => {
+    reply.type(ctx.metrics.registry.contentType);
+    return ctx.metrics.registry.metrics();
+  });
+}

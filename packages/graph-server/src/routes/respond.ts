@@ -1,0 +1,21 @@
+/** Streaming a query result: the first chunk is produced before the status is sent, so errors
+ * found early (timeouts, row budgets, most evaluation errors) still get a proper error reply. */
+import { Readable } from 'node:stream';
+import type { FastifyReply } from 'fastify';
+
+export async function sendChunks(reply: FastifyReply, mediaType: string, chunks: AsyncIterable<string>): Promise<FastifyReply> {
+  const iterator = chunks[Symbol.asyncIterator]();
+  const first = await iterator.next();
+  const contentType = /json|xml|csv|tab-separated|turtle|triples|quads|trig/.test(mediaType) ? `${mediaType}; charset=utf-8` : mediaType;
+  reply.type(contentType);
+  if (first.done) return reply.send('');
+  const rest = (async function* () {
+    yield first.value;
+    while (true) {
+      const next = await iterator.next();
+      if (next.done) return;
+      yield next.value;
+    }
+  })();
+  return reply.send(Readable.from(rest));
+}

@@ -1,0 +1,144 @@
+/**
+ * The secure pipeline of SPEC §2: bearer token -> verification (JWKS) -> user name -> attributes
+ * from the access service (cached, fail closed) + hierarchies -> operation permission -> a
+ * `LabelEvaluator` whose `isVisible` is the predicate of the caller's store view. Open mode
+ * answers an "everyone sees everything" caller instead.
+ */
+import { AttributeSet, Hierarchy, LabelEvaluator } from '@ianode/abac';
+import {
+  AuthError, bearerToken, createAttributeClient, createTokenVerifier, type AttributeClient, type TokenVerifier,
+} from '@ianode/auth';
+import type { LabelPredicate } from '@ianode/rdf';
+import type { Operation, SecurityConfig } from './config.js';
+import { GraphServerError } from './errors.js';
+
+/** Who is asking, and what they may see. */
+export interface Caller {
+  /** User name from the token (`anonymous` in open mode). */
+  user: string;
+  /** Attribute strings the labels are evaluated against (as the access service resolved them). */
+  attributes: string[];
+  /** Whether the caller may perform an operation. */
+  may(operation: Operation): boolean;
+  /** The store view predicate; undefined = everything (open mode). */
+  visible: LabelPredicate | undefined;
+}
+
+export interface Security {
+  readonly secure: boolean;
+  /** Resolves the caller of a request or throws `AuthError` (401/503). */
+  authenticate(authorization: string | string[] | undefined): Promise<Caller>;
+  /** Throws `AuthError('FORBIDDEN')` naming the operation when the caller may not. */
+  require(caller: Caller, operation: Operation): void;
+  /** Readiness: the access service answers (secure mode). */
+  checkAccessService(): Promise<void>;
+  verifier: TokenVerifier | undefined;
+  attributes: AttributeClient | undefined;
+}
+
+export interface SecurityOptions {
+  security: SecurityConfig;
+  permissions: Record<Operation, string>;
+  datasetName: string;
+  fetch?: typeof globalThis.fetch;
+  now?: () => number;
+  /** Least time between JWKS refetches for an unknown `kid` (default 30 s; tests use less). */
+  jwksCooldownMs?: number;
+}
+
+const OPERATION_WORDS: Record<Operation, string> = { read: 'read (query)', write: 'write (upload/update)' };
+
+export function createSecurity(options: SecurityOptions): Security {
+  const { security, permissions, datasetName } = options;
+  const secure = security.jwksUrl !== undefined && security.jwksUrl !== '' && security.jwksUrl.toLowerCase() !== 'disabled';
+  const require = (caller: Caller, operation: Operation) => {
+    if (!caller.may(operation)) {
+      throw new AuthError('FORBIDDEN', `not allowed to ${OPERATION_WORDS[operation]} dataset /${datasetName}: your attributes do not satisfy the "${operation}" permission`);
+    }
+  };
+  if (!secure) {
+    const everyone: Caller = { user: 'anonymous', attributes: [], may: () => true, visible: undefined };
+    return { secure, verifier: undefined, attributes: undefined, require, authenticate: async () => everyone, checkAccessService: async () => {} };
+  }
+  if (security.userAttributesUrl === undefined || security.userAttributesUrl === '') {
+    throw new TypeError('secure mode (JWKS_URL set) needs USER_ATTRIBUTES_URL: the access service that resolves callers to attributes');
+  }
+  const fetchFn = options.fetch;
+  const verifier = createTokenVerifier({
+    jwksUrl: security.jwksUrl!,
+    ...(security.openIdProviderUrl ? { issuer: security.openIdProviderUrl.replace(/\/+$/, '') } : {}),
+    ...(security.userClaims ? { userClaims: security.userClaims } : {}),
+    ...(security.groupsClaim ? { groupsClaim: security.groupsClaim } : {}),
+    ...(security.audience ? { audience: security.audience } : {}),
+    ...(fetchFn ? { fetch: fetchFn } : {}),
+    ...(options.now ? { now: options.now } : {}),
+    ...(options.jwksCooldownMs === undefined ? {} : { cooldownMs: options.jwksCooldownMs }),
+  });
+  const attributes = createAttributeClient({
+    baseUrl: security.userAttributesUrl,
+    ...(security.attributeHierarchyUrl ? { hierarchyUrl: security.attributeHierarchyUrl } : {}),
+    cacheTtlMs: security.attributeCacheMs,
+    ...(fetchFn ? { fetch: fetchFn } : {}),
+    ...(options.now ? { now: options.now } : {}),
+  });
+
+  async function authenticate(authorization: string | string[] | undefined): Promise<Caller> {
+    const token = bearerToken(authorization);
+    const { user } = await verifier.verify(token);
+    // The access service already turns the token's groups into boolean attributes (SPEC §6) and
+    // answers [] for an inactive user; adding the token's groups here would let a disabled user's
+    // still-valid token keep its group permissions, so the directory's answer is the whole truth.
+    const strings = await attributes.attributesFor(token, user);
+    const set = AttributeSet.from(strings);
+    // Hierarchies matter only for attributes the caller holds with a value (`clearance=S`); fetch
+    // those (cached by the client) before evaluating, since evaluation is synchronous.
+    const hierarchies = new Map<string, Hierarchy>();
+    for (const name of set.names()) {
+      const values = set.values(name);
+      if (values === undefined || [...values].every((v) => v === 'true' || v === 'false')) continue;
+      const tiers = await attributes.hierarchy(name, token);
+      if (tiers !== undefined && tiers.length > 0) hierarchies.set(name, new Hierarchy(name, tiers));
+    }
+    const evaluator = new LabelEvaluator(set, (name) => hierarchies.get(name));
+    return {
+      user,
+      attributes: strings,
+      may: (operation) => evaluator.isVisible(permissions[operation]),
+      visible: (label) => evaluator.isVisible(label),
+    };
+  }
+
+  async function checkAccessService(): Promise<void> {
+    const url = attributes.hierarchyLookupUrl('clearance');
+    let response: Response;
+    try {
+      response = await (fetchFn ?? globalThis.fetch)(url, { signal: AbortSignal.timeout(5_000) });
+      await response.arrayBuffer();
+    } catch (cause) {
+      throw new GraphServerError('INTERNAL', `access service not reachable at ${new URL(url).origin}`, { cause });
+    }
+    if (response.status >= 500) throw new GraphServerError('INTERNAL', `access service at ${new URL(url).origin} answered HTTP ${response.status}`);
+  }
+
+  return { secure, verifier, attributes, require, authenticate, checkAccessService };
+}
+
+/** A fixed-window per-user request counter (SPEC: per-user rate limit, 429). */
+export function createRateLimiter(perMinute: number, now: () => number = Date.now): (user: string) => void {
+  if (perMinute <= 0) return () => {};
+  const windows = new Map<string, { start: number; count: number }>();
+  return (user) => {
+    const t = now();
+    let w = windows.get(user);
+    if (w === undefined || t - w.start >= 60_000) {
+      if (windows.size > 100_000) windows.clear();
+      w = { start: t, count: 0 };
+      windows.set(user, w);
+    }
+    w.count += 1;
+    if (w.count > perMinute) {
+      const retry = Math.ceil((w.start + 60_000 - t) / 1000);
+      throw Object.assign(new GraphServerError('RATE_LIMITED', `too many requests: at most ${perMinute} a minute per user; retry in ${retry} s`), { retryAfter: retry });
+    }
+  };
+}

@@ -1,0 +1,205 @@
+/**
+ * `createGraphServer(config)`: the graph server as a library (STYLE.md "HTTP"). Opens the store,
+ * builds the security pipeline, registers the routes; `main.ts` is the thin entry point.
+ */
+import { randomUUID } from 'node:crypto';
+import { parse as parseQueryString } from 'node:querystring';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import multipart from '@fastify/multipart';
+import { redactAuthorization } from '@ianode/auth';
+import { openStore, type QuadStore } from '@ianode/store';
+import { resolveConfig, type GraphServerConfig, type GraphServerConfigInput } from './config.js';
+import { errorReply, GraphServerError } from './errors.js';
+import { createMetrics, type Metrics } from './metrics.js';
+import type { RouteContext } from './routes/context.js';
+import { registerGraphStore } from './routes/gsp.js';
+import { registerHealth } from './routes/health.js';
+import { registerSparql } from './routes/sparql.js';
+import { registerUpload } from './routes/upload.js';
+import { createRateLimiter, createSecurity, type Caller, type Security } from './security.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The authenticated caller (set for dataset routes before the body is read). */
+    caller?: Caller;
+  }
+}
+
+export interface GraphServerOptions {
+  /** Pino options (`false` = silent); `authorization` and cookies are always redacted. */
+  logger?: FastifyServerOptions['logger'];
+  /** An already open store (tests); otherwise opened from `dataset.storage`. */
+  store?: QuadStore;
+  /** Injectable fetch for JWKS and the access service (tests). */
+  fetch?: typeof globalThis.fetch;
+  now?: () => number;
+  /** Unknown-`kid` JWKS refetch cool-down (default 30 s). */
+  jwksCooldownMs?: number;
+  /** Secure mode: check the access service at start (default true). */
+  checkAccessService?: boolean;
+  /** Secure mode: keep retrying the access-service check for this long (ms; default 0 = once). */
+  waitForAccessServiceMs?: number;
+  /** Base IRI for relative IRIs in queries and uploads. */
+  baseIRI?: string;
+}
+
+export interface GraphServer {
+  app: FastifyInstance;
+  config: GraphServerConfig;
+  store: QuadStore;
+  security: Security;
+  metrics: Metrics;
+  listen(options?: { port?: number; host?: string }): Promise<string>;
+  close(): Promise<void>;
+}
+
+const LOG_REDACT = ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization', 'authorization'];
+
+export async function createGraphServer(input: GraphServerConfigInput | GraphServerConfig, options: GraphServerOptions = {}): Promise<GraphServer> {
+  const config = resolveConfig(input as GraphServerConfigInput);
+  const security = createSecurity({
+    security: config.security,
+    permissions: config.dataset.permissions,
+    datasetName: config.dataset.name,
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+    ...(options.now ? { now: options.now } : {}),
+    ...(options.jwksCooldownMs === undefined ? {} : { jwksCooldownMs: options.jwksCooldownMs }),
+  });
+  if (security.secure && options.checkAccessService !== false) await waitForAccessService(security, options.waitForAccessServiceMs ?? 0);
+
+  const store = options.store ?? (await openStore({ dir: config.dataset.storage, defaultLabel: config.dataset.defaultLabel }));
+  const metrics = createMetrics();
+  const app = Fastify({
+    logger: loggerOptions(options.logger),
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && /^[\w.:-]{1,64}$/.test(given) ? given : randomUUID();
+    },
+    requestIdHeader: false,
+    bodyLimit: config.limits.requestBytes,
+  });
+  if (!security.secure) {
+    app.log.warn('OPEN MODE: JWKS_URL is unset or "disabled" — no authentication, no ABAC, every triple is visible to every caller. For local experiments only.');
+  }
+
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
+    done(null, parseQueryString(body as string));
+  });
+  app.addContentTypeParser(['application/sparql-query', 'application/sparql-update'], { parseAs: 'string' }, (_req, body, done) => done(null, body));
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+    try {
+      done(null, JSON.parse(body as string));
+    } catch {
+      done(new GraphServerError('BAD_REQUEST', 'the body is not JSON'), undefined);
+    }
+  });
+  // Everything else (RDF for uploads) is passed on as a stream: uploads are streamed into the store.
+  app.addContentTypeParser('*', (_req, payload, done) => done(null, payload));
+  await app.register(multipart, { limits: { fileSize: config.limits.uploadBytes, files: 1 } });
+
+  const rateLimit = createRateLimiter(config.limits.requestsPerMinute);
+  const ds = `/${config.dataset.name}`;
+  const isDatasetRoute = (url: string) => url === ds || url.startsWith(`${ds}/`) || url.startsWith(`${ds}?`);
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+    if (!isDatasetRoute(request.url)) return;
+    try {
+      const caller = await security.authenticate(request.headers.authorization);
+      rateLimit(caller.user);
+      request.caller = caller;
+    } catch (error) {
+      const code = (error as { code?: string }).code ?? 'INTERNAL';
+      metrics.authFailures.inc({ code });
+      throw error;
+    }
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    metrics.requests.inc({ method: request.method, route, status: String(reply.statusCode) });
+    metrics.duration.observe({ method: request.method, route }, reply.elapsedTime / 1000);
+  });
+
+  app.setErrorHandler(async (error, request, reply) => {
+    const { status, body, headers } = errorReply(error);
+    const cause = error instanceof Error && error.cause instanceof Error ? redactAuthorization(error.cause.message) : undefined;
+    const logFields = { code: body.code, status, reason: (error as { reason?: string }).reason, cause, user: request.caller?.user };
+    if (status >= 500 && body.code === 'INTERNAL') request.log.error({ ...logFields, err: error }, 'request failed');
+    else request.log.info(logFields, body.message);
+    const retryAfter = (error as { retryAfter?: number }).retryAfter;
+    if (retryAfter !== undefined) reply.header('retry-after', String(retryAfter));
+    if (status === 503 && body.code === 'QUERY_TIMEOUT') body.message = `query cancelled: over the time limit of ${config.limits.queryTimeoutMs} ms (${body.message})`;
+    return reply.code(status).headers(headers).send(body);
+  });
+  app.setNotFoundHandler(async (request) => {
+    throw new GraphServerError('NOT_FOUND', `no endpoint ${request.method} ${request.url.split('?')[0]}`);
+  });
+
+  const ctx: RouteContext = {
+    config,
+    store,
+    security,
+    metrics,
+    baseIRI: options.baseIRI,
+    viewFor: (caller) => store.view(caller.visible ?? (() => true)),
+  };
+  registerHealth(app, ctx);
+  registerSparql(app, ctx);
+  registerUpload(app, ctx);
+  registerGraphStore(app, ctx);
+  app.route({
+    method: ['GET', 'POST'],
+    url: `${ds}/graphql`,
+    handler: async (request) => {
+      security.require(request.caller!, 'read');
+      if (!config.graphql) throw new GraphServerError('NOT_FOUND', `GraphQL is switched off for ${ds} (graphql: false in the configuration)`);
+      throw new GraphServerError('NOT_IMPLEMENTED', 'GraphQL is not available yet (a later release); use SPARQL on this dataset');
+    },
+  });
+  app.addHook('onClose', async () => {
+    if (options.store === undefined) await store.close();
+  });
+  await app.ready();
+
+  return {
+    app,
+    config,
+    store,
+    security,
+    metrics,
+    async listen({ port = 3030, host = '127.0.0.1' } = {}) {
+      return app.listen({ port, host });
+    },
+    async close() {
+      await app.close();
+    },
+  };
+}
+
+function loggerOptions(logger: FastifyServerOptions['logger'] | undefined): FastifyServerOptions['logger'] {
+  if (logger === false) return false;
+  const base = typeof logger === 'object' && logger !== null ? logger : { level: 'info' };
+  return { ...base, redact: { paths: LOG_REDACT, censor: '[redacted]' } } as FastifyServerOptions['logger'];
+}
+
+/** Secure mode start-up check (SPEC §1): the access service must answer; retried up to `waitMs`. */
+export async function waitForAccessService(security: Security, waitMs: number): Promise<void> {
+  const deadline = Date.now() + waitMs;
+  let delay = 250;
+  while (true) {
+    try {
+      await security.checkAccessService();
+      return;
+    } catch (error) {
+      if (Date.now() + delay > deadline) {
+        throw new Error(
+          `secure mode: ${(error as Error).message}. Start the access service (USER_ATTRIBUTES_URL) first, or pass --wait <seconds> to retry`,
+          { cause: error },
+        );
+      }
+      await new Promise((resolve) => setTimeout(resolve, delay));
+      delay = Math.min(delay * 2, 2_000);
+    }
+  }
+}

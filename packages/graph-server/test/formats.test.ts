@@ -1,0 +1,134 @@
+/** Round trips over HTTP (open mode): every result format, every upload format, errors and limits. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseQuads } from '@ianode/rdf';
+import { createGraphServer, type GraphServer } from '../src/index.js';
+import { jsonLdToNQuads } from '../src/jsonld.js';
+import { parseResults } from '../src/sparql-results.js';
+
+const TTL = '@prefix : <http://example/> .\n:a :p "one" .\n:b :p 2 .\n:c :q :a .\n';
+
+let server: GraphServer;
+let base: string;
+
+async function upload(body: string | FormData, type?: string, headers: Record<string, string> = {}) {
+  return fetch(`${base}/ds/upload`, { method: 'POST', headers: { ...(type ? { 'content-type': type } : {}), ...headers }, body });
+}
+
+async function count(): Promise<number> {
+  const r = await fetch(`${base}/ds/query`, { method: 'POST', headers: { 'content-type': 'application/sparql-query' }, body: 'SELECT (COUNT(*) AS ?n) WHERE { { ?s ?p ?o } UNION { GRAPH ?g { ?s ?p ?o } } }' });
+  const body = (await r.json()) as { results: { bindings: Array<{ n: { value: string } }> } };
+  return Number(body.results.bindings[0]!.n.value);
+}
+
+beforeAll(async () => {
+  server = await createGraphServer({ limits: { uploadBytes: 4096, resultRows: 20 } }, { logger: false });
+  base = await server.listen({ port: 0 });
+  expect((await upload(TTL, 'text/turtle')).status).toBe(200);
+});
+
+afterAll(async () => {
+  await server.close();
+});
+
+describe('SPARQL result formats', () => {
+  for (const type of ['application/sparql-results+json', 'application/sparql-results+xml', 'text/csv', 'text/tab-separated-values']) {
+    it(`SELECT as ${type}`, async () => {
+      const r = await fetch(`${base}/ds?query=${encodeURIComponent('SELECT ?s ?o WHERE { ?s <http://example/p> ?o } ORDER BY ?s')}`, { headers: { accept: type } });
+      expect(r.status).toBe(200);
+      expect(r.headers.get('content-type')).toContain(type);
+      const parsed = parseResults(await r.text(), type);
+      expect(parsed.type).toBe('bindings');
+      if (parsed.type === 'bindings') expect([...parsed.solutions]).toHaveLength(2);
+    });
+  }
+  it('ASK as JSON', async () => {
+    const r = await fetch(`${base}/ds?query=${encodeURIComponent('ASK { ?s ?p "one" }')}`);
+    expect(await r.json()).toMatchObject({ boolean: true });
+  });
+  for (const type of ['text/turtle', 'application/n-triples', 'application/n-quads', 'application/trig']) {
+    it(`CONSTRUCT as ${type}`, async () => {
+      const r = await fetch(`${base}/ds/sparql`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', accept: type }, body: new URLSearchParams({ query: 'CONSTRUCT WHERE { ?s ?p ?o }' }) });
+      expect(r.status).toBe(200);
+      expect(parseQuads(await r.text(), { format: type as 'text/turtle' }).quads).toHaveLength(3);
+    });
+  }
+  it('CONSTRUCT as JSON-LD', async () => {
+    const r = await fetch(`${base}/ds?query=${encodeURIComponent('CONSTRUCT WHERE { ?s ?p ?o }')}`, { headers: { accept: 'application/ld+json' } });
+    const nq = await jsonLdToNQuads(await r.text(), undefined);
+    expect(nq.trim().split('\n')).toHaveLength(3);
+  });
+  it('406 when no format fits', async () => {
+    const r = await fetch(`${base}/ds?query=${encodeURIComponent('SELECT * WHERE { ?s ?p ?o }')}`, { headers: { accept: 'image/png' } });
+    expect(r.status).toBe(406);
+  });
+  it('SPARQL syntax error: 400 with position', async () => {
+    const r = await fetch(`${base}/ds?query=${encodeURIComponent('SELECT * WHERE { ?s ?p }')}`);
+    expect(r.status).toBe(400);
+    expect(await r.json()).toMatchObject({ code: 'SPARQL_SYNTAX' });
+  });
+  it('row cap: 413', async () => {
+    const r = await fetch(`${base}/ds?query=${encodeURIComponent('SELECT ?a WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i }')}`);
+    expect(r.status).toBe(413);
+  });
+  it('update is 501 for now', async () => {
+    const r = await fetch(`${base}/ds/update`, { method: 'POST', headers: { 'content-type': 'application/sparql-update' }, body: 'INSERT DATA { <a:a> <a:b> <a:c> }' });
+    expect(r.status).toBe(501);
+    expect((await fetch(`${base}/ds/data`, { method: 'PUT', headers: { 'content-type': 'text/turtle' }, body: TTL })).status).toBe(501);
+  });
+});
+
+describe('uploads', () => {
+  const cases: Array<[string, string, number]> = [
+    ['application/trig', '<http://x/s> <http://x/p> "trig" . <http://x/g> { <http://x/s> <http://x/p> "in g" . }', 2],
+    ['application/n-triples', '<http://x/s> <http://x/p> "nt" .\n', 1],
+    ['application/n-quads', '<http://x/s> <http://x/p> "nq" <http://x/g2> .\n', 1],
+    ['application/ld+json', JSON.stringify({ '@id': 'http://x/s', 'http://x/p': 'jsonld' }), 1],
+  ];
+  for (const [type, body, quads] of cases) {
+    it(`${type}`, async () => {
+      const before = await count();
+      const r = await upload(body, type);
+      expect(r.status).toBe(200);
+      expect(await r.json()).toMatchObject({ quads });
+      expect(await count()).toBe(before + quads);
+    });
+  }
+  it('multipart file upload', async () => {
+    const form = new FormData();
+    form.append('file', new Blob(['<http://x/m> <http://x/p> "multipart" .\n']), 'data.nt');
+    const r = await upload(form);
+    expect(r.status).toBe(200);
+    expect(await r.json()).toMatchObject({ quads: 1 });
+  });
+  it('parse error: 400 with line and column, nothing stored', async () => {
+    const before = await count();
+    const r = await upload('<http://x/ok> <http://x/p> "fine" .\n<http://x/s> <http://x/p> oops .\n', 'text/turtle');
+    expect(r.status).toBe(400);
+    expect(await r.json()).toMatchObject({ code: 'RDF_SYNTAX', line: 2, column: expect.any(Number) });
+    expect(await count()).toBe(before);
+  });
+  it('malformed Security-Label: 400 with position, nothing stored', async () => {
+    const before = await count();
+    const r = await upload('<http://x/l> <http://x/p> "l" .', 'text/turtle', { 'security-label': 'a & & b' });
+    expect(r.status).toBe(400);
+    expect(await r.json()).toMatchObject({ code: 'LABEL_SYNTAX', position: expect.any(Number) });
+    expect(await count()).toBe(before);
+  });
+  it('missing content type: 400; unsupported: 415; too large: 413', async () => {
+    expect((await fetch(`${base}/ds/upload`, { method: 'POST', body: new Uint8Array([1, 2]) })).status).toBe(400);
+    expect((await upload('x', 'application/pdf')).status).toBe(415);
+    expect((await upload(`<http://x/big> <http://x/p> "${'x'.repeat(5000)}" .`, 'text/turtle')).status).toBe(413);
+  });
+});
+
+describe('graph store reads', () => {
+  it('?default, ?graph=, HEAD and 404 for an unknown graph', async () => {
+    const d = await fetch(`${base}/ds/data?default`, { headers: { accept: 'application/n-triples' } });
+    expect(d.status).toBe(200);
+    expect(await d.text()).toContain('"one"');
+    const g = await fetch(`${base}/ds/get?graph=${encodeURIComponent('http://x/g')}`, { headers: { accept: 'application/n-triples' } });
+    expect((await g.text()).trim()).toBe('<http://x/s> <http://x/p> "in g" .');
+    expect((await fetch(`${base}/ds/get?graph=${encodeURIComponent('http://x/none')}`)).status).toBe(404);
+    expect((await fetch(`${base}/ds/data`, { method: 'HEAD' })).status).toBe(200);
+  });
+});

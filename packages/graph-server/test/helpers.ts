@@ -1,0 +1,87 @@
+/** Test fixtures: an RSA key pair, a local JWKS server, a stub access service, token minting. */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { exportJWK, generateKeyPair, SignJWT, type JWK, type CryptoKey } from 'jose';
+
+export interface Key {
+  kid: string;
+  privateKey: CryptoKey;
+  publicJwk: JWK;
+}
+
+export async function makeKey(kid: string): Promise<Key> {
+  const { privateKey, publicKey } = await generateKeyPair('RS256', { extractable: true });
+  const publicJwk = { ...(await exportJWK(publicKey)), kid, alg: 'RS256', use: 'sig' };
+  return { kid, privateKey, publicJwk };
+}
+
+export interface Stub {
+  url: string;
+  server: Server;
+  close(): Promise<void>;
+}
+
+async function listen(handler: (url: string, auth: string | undefined) => { status: number; type?: string; body: string }): Promise<Stub> {
+  const server = createServer((req, res) => {
+    const { status, type, body } = handler(req.url ?? '/', req.headers.authorization);
+    res.writeHead(status, { 'content-type': type ?? 'application/json' });
+    res.end(body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { url, server, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+/** A JWKS endpoint whose keys and behaviour the test changes. */
+export async function jwksServer(keys: Key[]): Promise<Stub & { keys: Key[]; mode: 'ok' | 'down' | 'html' }> {
+  const state = { keys, mode: 'ok' as 'ok' | 'down' | 'html' };
+  const stub = await listen(() => {
+    if (state.mode === 'down') return { status: 503, body: '{"error":"down"}' };
+    if (state.mode === 'html') return { status: 200, type: 'text/html', body: '<html><body>Login</body></html>' };
+    return { status: 200, body: JSON.stringify({ keys: state.keys.map((k) => k.publicJwk) }) };
+  });
+  return Object.defineProperties(stub, {
+    keys: { get: () => state.keys, set: (v: Key[]) => (state.keys = v) },
+    mode: { get: () => state.mode, set: (v: 'ok' | 'down' | 'html') => (state.mode = v) },
+  }) as Stub & { keys: Key[]; mode: 'ok' | 'down' | 'html' };
+}
+
+/** The access service's lookup and hierarchy endpoints over a fixed directory. */
+export async function accessStub(directory: Record<string, string[]>): Promise<Stub & { lookups: number }> {
+  const stats = { lookups: 0 };
+  const stub = await listen((url, auth) => {
+    const user = /^\/users\/lookup\/(.+)$/.exec(url);
+    if (user) {
+      stats.lookups++;
+      if (!auth) return { status: 401, body: '{"code":"UNAUTHENTICATED"}' };
+      const name = decodeURIComponent(user[1]!);
+      const attributes = directory[name];
+      if (attributes === undefined) return { status: 404, body: '{"code":"NOT_FOUND"}' };
+      return { status: 200, body: JSON.stringify({ id: name, attributes }) };
+    }
+    if (url === '/hierarchies/lookup/clearance') return { status: 200, body: JSON.stringify({ name: 'clearance', tiers: ['O', 'OS', 'S', 'TS'] }) };
+    return { status: 404, body: '{"code":"NOT_FOUND"}' };
+  });
+  return Object.defineProperty(stub, 'lookups', { get: () => stats.lookups }) as Stub & { lookups: number };
+}
+
+export const ISSUER = 'http://idp.test/local_test0001';
+
+export async function sign(
+  key: Key,
+  claims: Record<string, unknown>,
+  options: { expiresIn?: string | number; notBefore?: string | number; issuer?: string; kid?: string } = {},
+): Promise<string> {
+  let jwt = new SignJWT(claims)
+    .setProtectedHeader({ alg: 'RS256', kid: options.kid ?? key.kid })
+    .setIssuedAt()
+    .setIssuer(options.issuer ?? ISSUER)
+    .setExpirationTime(options.expiresIn ?? '10m');
+  if (options.notBefore !== undefined) jwt = jwt.setNotBefore(options.notBefore);
+  return jwt.sign(key.privateKey);
+}
+
+/** base64url of a JSON value (hand-made tokens: alg none, HS256). */
+export function b64(value: unknown): string {
+  return Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)).toString('base64url');
+}

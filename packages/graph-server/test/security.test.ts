@@ -1,0 +1,209 @@
+/** SPEC §2/§10 over HTTP: every bad token or failing dependency gets its status and no data. */
+import { createHmac } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createGraphServer, type GraphServer } from '../src/index.js';
+import { accessStub, b64, ISSUER, jwksServer, makeKey, sign, type Key } from './helpers.js';
+
+const DATA = `PREFIX authz: <http://ndtp.co.uk/security#>
+PREFIX : <http://example/>
+:person4321 :phone "0400 111 333" ; :empId 4321 .
+:person9876 :empId 9876 .
+:doc :secret "TS only" .
+GRAPH authz:labels {
+  [ authz:pattern ':person4321 :phone "0400 111 333"' ; authz:label "*" ] .
+  [ authz:pattern ':person9876 :empId 9876' ; authz:label "employee" ] .
+  [ authz:pattern ':doc :secret "TS only"' ; authz:label "clearance=S" ] .
+}`;
+
+const DIRECTORY = {
+  'admin@test': ['engineer', 'employee', 'clearance=TS', 'ianode_admin', 'ianode_read'],
+  'user@test': ['engineer', 'contractor', 'clearance=OS', 'ianode_read'],
+  'disabled@test': [],
+};
+
+let key: Key;
+let other: Key;
+let jwks: Awaited<ReturnType<typeof jwksServer>>;
+let access: Awaited<ReturnType<typeof accessStub>>;
+let server: GraphServer;
+let base: string;
+
+async function secureServer(jwksUrl: string, accessUrl: string, extra: Record<string, unknown> = {}) {
+  return createGraphServer(
+    { security: { jwksUrl, openIdProviderUrl: ISSUER, userAttributesUrl: accessUrl }, ...extra },
+    { logger: false, jwksCooldownMs: 0 },
+  );
+}
+
+const QUERY = 'SELECT ?s ?p ?o WHERE { ?s ?p ?o }';
+
+async function query(token: string | undefined, url = base, scheme = 'Bearer') {
+  return fetch(`${url}/ds/query?query=${encodeURIComponent(QUERY)}`, { headers: token === undefined ? {} : { authorization: `${scheme} ${token}` } });
+}
+
+function expectNoData(text: string) {
+  expect(text).not.toContain('0400 111 333');
+  expect(text).not.toContain('person');
+}
+
+beforeAll(async () => {
+  key = await makeKey('k1');
+  other = await makeKey('k1'); // same kid, different key
+  jwks = await jwksServer([key]);
+  access = await accessStub(DIRECTORY);
+  server = await secureServer(`${jwks.url}/jwks.json`, access.url);
+  await server.store.load(DATA, { format: 'application/trig' });
+  base = await server.listen({ port: 0 });
+});
+
+afterAll(async () => {
+  await server.close();
+  await jwks.close();
+  await access.close();
+});
+
+describe('tokens (SPEC §2)', () => {
+  it('valid tokens: admin and user see different, exact views; scheme is case-insensitive', async () => {
+    const admin = await query(await sign(key, { email: 'admin@test' }), base, 'bearer');
+    expect(admin.status).toBe(200);
+    const a = (await admin.json()) as { results: { bindings: unknown[] } };
+    expect(a.results.bindings).toHaveLength(3);
+    const user = await query(await sign(key, { email: 'user@test' }), base, 'BEARER');
+    const u = (await user.json()) as { results: { bindings: Array<Record<string, { value: string }>> } };
+    expect(u.results.bindings.map((b) => b.o!.value)).toEqual(['0400 111 333']);
+  });
+
+  it('no token: 401, WWW-Authenticate, JSON body', async () => {
+    const response = await query(undefined);
+    expect(response.status).toBe(401);
+    expect(response.headers.get('www-authenticate')).toBe('Bearer realm="ianode"');
+    const body = await response.json();
+    expect(body).toMatchObject({ code: 'MISSING_TOKEN' });
+  });
+
+  const invalid: Array<[string, () => Promise<string>]> = [
+    ['malformed', async () => 'not-a-jwt'],
+    ['expired', () => sign(key, { email: 'admin@test' }, { expiresIn: Math.floor(Date.now() / 1000) - 3600 })],
+    ['not yet valid', () => sign(key, { email: 'admin@test' }, { notBefore: Math.floor(Date.now() / 1000) + 3600, expiresIn: Math.floor(Date.now() / 1000) + 7200 })],
+    ['wrong issuer', () => sign(key, { email: 'admin@test' }, { issuer: 'http://evil.test/pool' })],
+    ['unknown kid', () => sign(key, { email: 'admin@test' }, { kid: 'nobody-knows' })],
+    ['signature by another key', () => sign(other, { email: 'admin@test' })],
+    ['alg none', async () => `${b64({ alg: 'none', typ: 'JWT' })}.${b64({ email: 'admin@test', iss: ISSUER, exp: Math.floor(Date.now() / 1000) + 600 })}.`],
+    [
+      'HS256 signed with the public key',
+      async () => {
+        const head = `${b64({ alg: 'HS256', typ: 'JWT', kid: 'k1' })}.${b64({ email: 'admin@test', iss: ISSUER, exp: Math.floor(Date.now() / 1000) + 600 })}`;
+        const secret = JSON.stringify(key.publicJwk);
+        return `${head}.${createHmac('sha256', secret).update(head).digest('base64url')}`;
+      },
+    ],
+  ];
+  for (const [name, make] of invalid) {
+    it(`${name}: 401 invalid_token, no data`, async () => {
+      const response = await query(await make());
+      expect(response.status).toBe(401);
+      expect(response.headers.get('www-authenticate')).toContain('error="invalid_token"');
+      const text = await response.text();
+      expectNoData(text);
+      expect(JSON.parse(text)).toMatchObject({ code: 'INVALID_TOKEN' });
+    });
+  }
+
+  it('a disabled (inactive) user has no attributes: 403 naming the operation, no data', async () => {
+    const response = await query(await sign(key, { email: 'disabled@test', 'cognito:groups': ['ianode_read', 'ianode_admin'] }));
+    expect(response.status).toBe(403);
+    const text = await response.text();
+    expectNoData(text);
+    expect(JSON.parse(text).message).toContain('read');
+  });
+
+  it('an ordinary user uploading: 403 naming the operation, nothing stored', async () => {
+    const before = server.store.stats().quads;
+    const response = await fetch(`${base}/ds/upload`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${await sign(key, { email: 'user@test' })}`, 'content-type': 'text/turtle' },
+      body: '<http://example/x> <http://example/y> "z" .',
+    });
+    expect(response.status).toBe(403);
+    expect((await response.json()).message).toContain('write');
+    expect(server.store.stats().quads).toBe(before);
+  });
+
+  it('key rotation at the IdP is picked up without restart', async () => {
+    const rotated = await makeKey('k2');
+    jwks.keys = [key, rotated];
+    const response = await query(await sign(rotated, { email: 'admin@test' }));
+    expect(response.status).toBe(200);
+    jwks.keys = [key];
+  });
+
+  it('health endpoints need no token', async () => {
+    expect((await fetch(`${base}/$/ping`)).status).toBe(200);
+    const ready = await fetch(`${base}/$/ready`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toMatchObject({ ready: true, mode: 'secure' });
+    const metrics = await fetch(`${base}/$/metrics`);
+    expect(await metrics.text()).toContain('ianode_http_requests_total');
+  });
+});
+
+describe('dependencies fail closed (SPEC §10)', () => {
+  it('JWKS endpoint down: 503, no data', async () => {
+    const down = await jwksServer([key]);
+    down.mode = 'down';
+    const s = await secureServer(`${down.url}/jwks.json`, access.url);
+    await s.store.load(DATA, { format: 'application/trig' });
+    const url = await s.listen({ port: 0 });
+    const response = await query(await sign(key, { email: 'admin@test' }), url);
+    expect(response.status).toBe(503);
+    expectNoData(await response.text());
+    await s.close();
+    await down.close();
+  });
+
+  it('JWKS answering HTML: 503, no data', async () => {
+    const html = await jwksServer([key]);
+    html.mode = 'html';
+    const s = await secureServer(`${html.url}/jwks.json`, access.url);
+    await s.store.load(DATA, { format: 'application/trig' });
+    const url = await s.listen({ port: 0 });
+    const response = await query(await sign(key, { email: 'admin@test' }), url);
+    expect(response.status).toBe(503);
+    expectNoData(await response.text());
+    await s.close();
+    await html.close();
+  });
+
+  it('access service down after start: 503 "attribute service unavailable", no data', async () => {
+    const flaky = await accessStub(DIRECTORY);
+    const s = await secureServer(`${jwks.url}/jwks.json`, flaky.url);
+    await s.store.load(DATA, { format: 'application/trig' });
+    const url = await s.listen({ port: 0 });
+    await flaky.close();
+    const response = await query(await sign(key, { email: 'admin@test' }), url);
+    expect(response.status).toBe(503);
+    const text = await response.text();
+    expectNoData(text);
+    expect(JSON.parse(text).message).toBe('attribute service unavailable');
+    expect((await fetch(`${url}/$/ready`)).status).toBe(503);
+    await s.close();
+  });
+
+  it('access service unreachable at start: refuses to start with a clear message', async () => {
+    await expect(secureServer(`${jwks.url}/jwks.json`, 'http://127.0.0.1:9')).rejects.toThrow(/access service not reachable.*--wait/s);
+  });
+});
+
+describe('limits', () => {
+  it('per-user rate limit: 429 with Retry-After', async () => {
+    const s = await secureServer(`${jwks.url}/jwks.json`, access.url, { limits: { requestsPerMinute: 2 } });
+    const url = await s.listen({ port: 0 });
+    const token = await sign(key, { email: 'user@test' });
+    expect((await query(token, url)).status).toBe(200);
+    expect((await query(token, url)).status).toBe(200);
+    const third = await query(token, url);
+    expect(third.status).toBe(429);
+    expect(third.headers.get('retry-after')).toMatch(/^\d+$/);
+    await s.close();
+  });
+});

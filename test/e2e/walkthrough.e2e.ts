@@ -1,0 +1,215 @@
+/**
+ * What a newcomer does (README, SPEC §9), against `npm start` spawned with a temp data folder and
+ * free ports: tokens through idp-local/fetch_id_token.sh (sourced in bash), whoami, JWKS, upload
+ * without and with a token, the same query for two users, and the SPEC §3 reference example.
+ */
+import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+let child: ChildProcess;
+let output = '';
+let dataDir: string;
+const ports = { idp: 0, access: 0, graph: 0 };
+let exportsText = '';
+const tokens: Record<string, string> = {};
+
+function startNode(): Promise<void> {
+  output = '';
+  child = spawn('npm', ['start', '--silent'], {
+    cwd: root,
+    detached: true,
+    env: {
+      ...process.env,
+      IANODE_DATA_DIR: dataDir,
+      IDP_PORT: String(ports.idp),
+      ACCESS_PORT: String(ports.access),
+      GRAPH_PORT: String(ports.graph),
+      IANODE_SKIP_BUILD: '1',
+      LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`npm start did not come up:\n${output}`)), 90_000);
+    const check = () => {
+      if (output.includes('Ctrl-C stops all three')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout!.on('data', check);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`npm start exited with ${code}:\n${output}`));
+    });
+  });
+}
+
+function stopNode(): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) return resolve();
+    child.removeAllListeners('exit');
+    child.on('exit', () => resolve());
+    process.kill(-child.pid!, 'SIGINT'); // the process group, as Ctrl-C does
+  });
+}
+
+/** Runs bash with the printed exports, in packages/access-service, as the README says. */
+function bash(script: string): string {
+  return execFileSync('bash', ['-c', `${exportsText}\ncd packages/access-service\n${script}`], { cwd: root, encoding: 'utf8' });
+}
+
+async function sparql(token: string, query: string): Promise<Array<Record<string, { value: string }>>> {
+  const response = await fetch(`http://localhost:${ports.graph}/ds`, {
+    method: 'POST',
+    headers: { authorization: `bearer ${token}`, 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ query }),
+  });
+  expect(response.status).toBe(200);
+  const body = (await response.json()) as { results: { bindings: Array<Record<string, { value: string }>> } };
+  return body.results.bindings;
+}
+
+const triples = (rows: Array<Record<string, { value: string }>>) => rows.map((r) => `${r.s!.value} ${r.p!.value} ${r.o!.value}`).sort();
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(path.join(tmpdir(), 'ianode-e2e-'));
+  ports.idp = await freePort();
+  ports.access = await freePort();
+  ports.graph = await freePort();
+  await startNode();
+  exportsText = output.split('\n').filter((line) => line.startsWith('export ')).join('\n');
+});
+
+afterAll(async () => {
+  if (child) await stopNode();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('npm start, then SPEC §9', () => {
+  it('prints the exports a newcomer needs', () => {
+    for (const name of ['USER_POOL_ID', 'CLIENT_ID', 'IDP_ADMIN_PASSWORD', 'ADMIN_USER_EMAIL', 'USER_EMAIL', 'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY']) {
+      expect(exportsText).toMatch(new RegExp(`^export ${name}=\\S+`, 'm'));
+    }
+  });
+
+  it('1. issues ID tokens through fetch_id_token.sh for both demo users', () => {
+    for (const who of ['ADMIN_USER_EMAIL', 'USER_EMAIL']) {
+      const out = bash(`source idp-local/fetch_id_token.sh "$${who}" >&2 && printf '%s' "$IDP_ID_TOKEN"`);
+      expect(out.split('.')).toHaveLength(3);
+      tokens[who] = out;
+    }
+  });
+
+  it('2. whoami shows identity, groups and attributes', () => {
+    const out = bash(`source idp-local/fetch_id_token.sh "$ADMIN_USER_EMAIL" >/dev/null && curl -sS -H "Authorization: bearer $IDP_ID_TOKEN" localhost:${ports.access}/whoami`);
+    const me = JSON.parse(out) as { email: string; groups: string[]; dataAttributes: string[] };
+    expect(me.email).toBe('admin@ianode.local');
+    expect(me.groups).toContain('ianode_admin');
+    expect(me.dataAttributes).toEqual(expect.arrayContaining(['engineer=true', 'employee=true', 'clearance=TS']));
+  });
+
+  it('3. the JWKS is JSON with the keys', () => {
+    const out = bash(`curl -sS localhost:${ports.idp}/$USER_POOL_ID/.well-known/jwks.json`);
+    const jwks = JSON.parse(out) as { keys: Array<{ kty: string; kid: string; alg: string }> };
+    expect(jwks.keys.length).toBeGreaterThan(0);
+    expect(jwks.keys[0]).toMatchObject({ kty: 'RSA', alg: 'RS256' });
+  });
+
+  it('4. upload without a token is 401; with the admin token it is stored', async () => {
+    const body = '<http://example/e2e> <http://example/title> "uploaded by the admin" .';
+    const anonymous = await fetch(`http://localhost:${ports.graph}/ds/upload`, { method: 'POST', headers: { 'content-type': 'text/turtle' }, body });
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.headers.get('www-authenticate')).toContain('Bearer realm="ianode"');
+    const stored = await fetch(`http://localhost:${ports.graph}/ds/upload`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${tokens.ADMIN_USER_EMAIL}`, 'content-type': 'text/turtle', 'security-label': 'employee' },
+      body,
+    });
+    expect(stored.status).toBe(200);
+    expect(await stored.json()).toMatchObject({ quads: 1, triples: 1 });
+    const ordinary = await fetch(`http://localhost:${ports.graph}/ds/upload`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${tokens.USER_EMAIL}`, 'content-type': 'text/turtle' },
+      body: '<http://example/x> <http://example/y> "z" .',
+    });
+    expect(ordinary.status).toBe(403);
+  });
+
+  it('5. the same SPARQL query gives the admin and the ordinary user different, exact views', async () => {
+    const q = 'SELECT ?s ?p ?o WHERE { ?s ?p ?o }';
+    const ex = 'http://example/';
+    expect(triples(await sparql(tokens.ADMIN_USER_EMAIL!, q))).toEqual(
+      [
+        `${ex}e2e ${ex}title uploaded by the admin`,
+        `${ex}person4321 ${ex}phone 0400 111 333`,
+        `${ex}person9876 ${ex}empId 9876`,
+        `${ex}project1 ${ex}budget 250000`,
+        `${ex}project1 ${ex}codename KESTREL`,
+        `${ex}project1 ${ex}name Bridge survey`,
+      ].sort(),
+    );
+    expect(triples(await sparql(tokens.USER_EMAIL!, q))).toEqual(
+      [`${ex}person4321 ${ex}phone 0400 111 333`, `${ex}project1 ${ex}budget 250000`, `${ex}project1 ${ex}name Bridge survey`].sort(),
+    );
+  });
+
+  it('SPEC §3 reference example through /ds/upload: contractor sees 1 triple, employee 2, nobody the unlabelled one', async () => {
+    const trig = `PREFIX authz: <http://ndtp.co.uk/security#>
+PREFIX : <http://example/ref/>
+:person4321 :phone "0400 111 333" ; :empId 4321 .
+:person9876 :empId 9876 .
+GRAPH authz:labels {
+  [ authz:pattern ':person4321 :phone "0400 111 333"' ; authz:label "*" ] .
+  [ authz:pattern ':person9876 :empId 9876' ; authz:label "employee" ] .
+}`;
+    const response = await fetch(`http://localhost:${ports.graph}/ds/upload`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${tokens.ADMIN_USER_EMAIL}`, 'content-type': 'text/trig' },
+      body: trig,
+    });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ quads: 3, labels: 2 });
+    const q = 'SELECT ?s ?p ?o WHERE { ?s ?p ?o FILTER(STRSTARTS(STR(?s), "http://example/ref/")) }';
+    const contractor = triples(await sparql(tokens.USER_EMAIL!, q));
+    const employee = triples(await sparql(tokens.ADMIN_USER_EMAIL!, q));
+    expect(contractor).toEqual(['http://example/ref/person4321 http://example/ref/phone 0400 111 333']);
+    expect(employee).toEqual(['http://example/ref/person4321 http://example/ref/phone 0400 111 333', 'http://example/ref/person9876 http://example/ref/empId 9876']);
+  });
+
+  it('a second npm start reuses the data (no second demo load, same admin key)', async () => {
+    const before = exportsText;
+    await stopNode();
+    await startNode();
+    expect(output).not.toContain('demo data loaded');
+    expect(output.split('\n').filter((l) => l.startsWith('export ')).join('\n')).toBe(before);
+    const res = await fetch(`http://localhost:${ports.graph}/ds`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${tokens.ADMIN_USER_EMAIL}`, 'content-type': 'application/sparql-query' },
+      body: 'SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }',
+    });
+    const body = (await res.json()) as { results: { bindings: Array<{ n: { value: string } }> } };
+    expect(Number(body.results.bindings[0]!.n.value)).toBe(8);
+  });
+});
