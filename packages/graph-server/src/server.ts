@@ -12,6 +12,7 @@ import { resolveConfig, type GraphServerConfig, type GraphServerConfigInput } fr
 import { errorReply, GraphServerError } from './errors.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import type { RouteContext } from './routes/context.js';
+import { registerGraphql } from './routes/graphql.js';
 import { registerGraphStore } from './routes/gsp.js';
 import { registerHealth } from './routes/health.js';
 import { registerSparql } from './routes/sparql.js';
@@ -148,15 +149,7 @@ export async function createGraphServer(input: GraphServerConfigInput | GraphSer
   registerSparql(app, ctx);
   registerUpload(app, ctx);
   registerGraphStore(app, ctx);
-  app.route({
-    method: ['GET', 'POST'],
-    url: `${ds}/graphql`,
-    handler: async (request) => {
-      security.require(request.caller!, 'read');
-      if (!config.graphql) throw new GraphServerError('NOT_FOUND', `GraphQL is switched off for ${ds} (graphql: false in the configuration)`);
-      throw new GraphServerError('NOT_IMPLEMENTED', 'GraphQL is not available yet (a later release); use SPARQL on this dataset');
-    },
-  });
+  registerGraphql(app, ctx);
   app.addHook('onClose', async () => {
     if (options.store === undefined) await store.close();
   });

@@ -1,0 +1,90 @@
+/**
+ * GraphQL over HTTP at `/{ds}/graphql` (SPEC §4, §5): POST `application/json`
+ * `{query, variables, operationName}` and GET `?query=&variables=&operationName=`. Same
+ * authentication (the dataset `onRequest` hook) and `read` permission as SPARQL, and the same
+ * data path: the caller's view (`ctx.viewFor`), never the store.
+ *
+ * Responses follow the GraphQL-over-HTTP convention: `application/graphql-response+json` when the
+ * client accepts it, else `application/json`; 400 when there is no `data` (parse, validation,
+ * limit or request errors), 200 otherwise. A client asking for HTML (a browser) gets a small
+ * self-contained query page. `x-dataset-scans` tells how many dataset scans the request took.
+ * `graphql: false` in the configuration: 404.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { executeGraphql, graphiqlPage, type GraphqlRequest } from '@ianode/graphql';
+import { GraphServerError } from '../errors.js';
+import type { RouteContext } from './context.js';
+
+const GRAPHQL_RESPONSE = 'application/graphql-response+json';
+
+/** The media type of the answer: graphql-response+json when accepted, else JSON; 'html' for a page. */
+function negotiate(accept: string | undefined): typeof GRAPHQL_RESPONSE | 'application/json' | 'html' {
+  const ranges = (accept ?? '').split(',').map((part) => {
+    const [type, ...params] = part.trim().toLowerCase().split(';');
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    return { type: type!.trim(), q: q === undefined ? 1 : Number(q.slice(2)) || 0 };
+  });
+  const quality = (type: string) => Math.max(0, ...ranges.filter((r) => r.type === type).map((r) => r.q));
+  const gql = quality(GRAPHQL_RESPONSE);
+  const json = quality('application/json');
+  const html = quality('text/html');
+  if (html > 0 && html > gql && html > json) return 'html';
+  return gql > 0 && gql >= json ? GRAPHQL_RESPONSE : 'application/json';
+}
+
+function single(value: unknown, name: string): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string') throw new GraphServerError('BAD_REQUEST', `give one ${name} parameter`);
+  return value;
+}
+
+/** The request parameters from the query string (GET) or the JSON body (POST). */
+function paramsOf(request: FastifyRequest): GraphqlRequest {
+  if (request.method === 'GET') {
+    const q = (request.query ?? {}) as Record<string, unknown>;
+    const variablesText = single(q.variables, 'variables');
+    let variables: unknown;
+    if (variablesText !== undefined && variablesText !== '') {
+      try {
+        variables = JSON.parse(variablesText);
+      } catch {
+        throw new GraphServerError('BAD_REQUEST', 'the variables parameter is not JSON');
+      }
+    }
+    return { query: single(q.query, 'query'), variables, operationName: single(q.operationName, 'operationName') };
+  }
+  const essence = (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  if (essence !== 'application/json') {
+    throw new GraphServerError('UNSUPPORTED_MEDIA_TYPE', `POST a GraphQL request as application/json {"query": ...}, not ${essence || 'a body without a content type'}`);
+  }
+  const body = request.body;
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new GraphServerError('BAD_REQUEST', 'the body must be a JSON object {"query": ...}');
+  const { query, variables, operationName } = body as Record<string, unknown>;
+  return { query, variables, operationName };
+}
+
+export function registerGraphql(app: FastifyInstance, ctx: RouteContext): void {
+  const ds = `/${ctx.config.dataset.name}`;
+  const handler = async (request: FastifyRequest, reply: FastifyReply) => {
+    ctx.security.require(request.caller!, 'read');
+    if (!ctx.config.graphql) throw new GraphServerError('NOT_FOUND', `GraphQL is switched off for ${ds} (graphql: false in the configuration)`);
+    const mediaType = negotiate(request.headers.accept);
+    if (mediaType === 'html' && request.method === 'GET') {
+      const given = single(((request.query ?? {}) as Record<string, unknown>).query, 'query');
+      return reply.type('text/html; charset=utf-8').send(graphiqlPage(`${ds}/graphql`, given));
+    }
+    const params = paramsOf(request);
+    const { queryTimeoutMs } = ctx.config.limits;
+    const outcome = executeGraphql(ctx.viewFor(request.caller!), params, {
+      deadline: queryTimeoutMs > 0 ? Date.now() + queryTimeoutMs : undefined,
+    });
+    ctx.metrics.queries.inc({ outcome: outcome.hasData && outcome.body.errors === undefined ? 'ok' : 'error' });
+    return reply
+      .code(outcome.hasData ? 200 : 400)
+      .header('x-dataset-scans', String(outcome.scans))
+      .type(`${mediaType === 'html' ? 'application/json' : mediaType}; charset=utf-8`)
+      .send(JSON.stringify(outcome.body));
+  };
+  app.get(`${ds}/graphql`, handler);
+  app.post(`${ds}/graphql`, handler);
+}
