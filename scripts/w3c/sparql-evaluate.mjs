@@ -12,6 +12,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import sparqljs from 'sparqljs';
+import { isomorphic } from 'rdf-isomorphic';
 import { compareWithExpected, readExpected, readRdfKeys } from './sparql-results.mjs';
 
 const storeModule = new URL('../../packages/store/dist/index.js', import.meta.url);
@@ -110,13 +111,74 @@ export async function evaluateTest(test, executeQuery) {
   }
 }
 
+/**
+ * Runs one ut:UpdateEvaluationTest: ut:data / ut:graphData into a memory store, the request through
+ * executeUpdate inside one store transaction (the wiring the graph server uses), then the whole
+ * store against the expected ut:data / ut:graphData, graph by graph, up to blank node isomorphism.
+ * `test`: { name, request, data: [file], graphData: [{ file, name }], result: { data, graphData },
+ * deadline, engineModule }.
+ */
+export async function evaluateUpdateTest(test, engine) {
+  const { openStore } = await import(storeModule.href);
+  const { factory } = await import(new URL('../../packages/rdf/dist/index.js', import.meta.url).href);
+  const requestIRI = pathToFileURL(test.request).href;
+  const text = readFileSync(test.request, 'utf8');
+  const load = (target, spec) =>
+    target.transaction(async (tx) => {
+      const sink = (s, p, o, g) => tx.add({ s, p, o, g });
+      for (const file of spec.data) await readRdfKeys(file, sink);
+      for (const { file, name } of spec.graphData) await readRdfKeys(file, sink, '<' + name);
+    });
+  const quadsOf = (ds) => [...ds.match({})].map((q) => factory.quad(ds.term(q.s), ds.term(q.p), ds.term(q.o), q.g === 0 ? factory.defaultGraph() : ds.term(q.g)));
+  const store = await openStore({ defaultLabel: '*' });
+  const expected = await openStore({ defaultLabel: '*' });
+  try {
+    try {
+      await load(store, test);
+      await load(expected, test.result);
+    } catch (error) {
+      return `cannot load the test data: ${firstLine(error)}`;
+    }
+    try {
+      await store.transaction(async (tx) => {
+        const apply = (ops) => {
+          for (const op of ops) {
+            if (op.type === 'add') tx.add(op.quad);
+            else tx.delete(op.quad);
+          }
+        };
+        const options = { baseIRI: requestIRI, deadline: test.deadline, load: engine.createFileLoader('/') };
+        await engine.executeUpdate(store.snapshot(), text, { applyOps: apply }, options);
+      });
+    } catch (error) {
+      return test.result.failure ? undefined : firstLine(error);
+    }
+    if (test.result.failure) return 'the update succeeded, but the test expects it to fail';
+    // The whole dataset at once: a blank node may be shared by several graphs.
+    const actual = quadsOf(store);
+    const wanted = quadsOf(expected);
+    if (actual.length !== wanted.length || !isomorphic(actual, wanted)) {
+      const graphs = (qs) => [...new Set(qs.map((q) => q.graph.value || 'DEFAULT'))].sort().join(' ');
+      return `the store after the update is not the expected one: ${actual.length} quads in ${graphs(actual) || 'no graph'}, expected ${wanted.length} in ${graphs(wanted) || 'no graph'}`;
+    }
+    return undefined;
+  } finally {
+    await store.close();
+    await expected.close();
+  }
+}
+
 // As a worker: load the engine once, then answer { id, test } with { id, reason }.
 if (!isMainThread && workerData?.role === 'sparql-evaluator') {
   const executeQuery = await loadEngine(workerData.engineModule);
+  const engineModule = executeQuery instanceof Error ? undefined : await import(pathToFileURL(workerData.engineModule).href);
   parentPort.on('message', async ({ id, test }) => {
     let reason;
     try {
-      reason = executeQuery instanceof Error ? executeQuery.message : await evaluateTest(test, executeQuery);
+      if (executeQuery instanceof Error) reason = executeQuery.message;
+      else if (test.update) {
+        reason = typeof engineModule.executeUpdate === 'function' ? await evaluateUpdateTest(test, engineModule) : 'the engine has no executeUpdate';
+      } else reason = await evaluateTest(test, executeQuery);
     } catch (error) {
       reason = `runner error: ${error?.stack ?? error}`;
     }

@@ -9,9 +9,11 @@
  *   mf:QueryEvaluationTest, mf:CSVResultFormatTest: sparql-evaluate.mjs in a worker thread, one
  *     test at a time, each with a time limit ($IANODE_W3C_TIMEOUT_MS, default 10 s: the engine gets
  *     it as its deadline, and the worker is stopped if it runs on).
- *   SPARQL Update (every folder of sparql11/manifest-sparql11-update.ttl): one group,
- *     `sparql11/update (not yet)`, reported as skipped "not yet: update" until the update work
- *     switches it on (UPDATE_ENABLED below).
+ *   SPARQL Update (every folder of sparql11/manifest-sparql11-update.ttl), UPDATE_ENABLED:
+ *     mf:PositiveUpdateSyntaxTest11 / mf:NegativeUpdateSyntaxTest11 through parseUpdate;
+ *     mf:UpdateEvaluationTest in the worker (sparql-evaluate.mjs evaluateUpdateTest): ut:data /
+ *     ut:graphData loaded, ut:request run by executeUpdate in one store transaction, the store
+ *     compared with the mf:result's ut:data / ut:graphData up to blank node isomorphism.
  *   Whole manifests or single tests we do not run (entailment, SERVICE, the HTTP protocol suites)
  *     are listed with a reason in sparql-skip.json.
  *
@@ -23,7 +25,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { fileOf, MF, objectOf, objectsOf, PUBLISHED_ROOT, QT, readManifest, RDFS } from './manifest.mjs';
+import { fileOf, MF, objectOf, objectsOf, PUBLISHED_ROOT, QT, readManifest, RDFS, UT } from './manifest.mjs';
 import { loadEngine } from './sparql-evaluate.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -36,7 +38,7 @@ const engineModule = process.env.IANODE_W3C_SPARQL_ENGINE
 const timeoutMs = Number(process.env.IANODE_W3C_TIMEOUT_MS ?? 10_000);
 
 /** Set to true when SPARQL Update is evaluated (the update issue): the group then runs. */
-const UPDATE_ENABLED = false;
+const UPDATE_ENABLED = true;
 const NOT_YET_UPDATE = 'not yet: update';
 
 const TOP_MANIFESTS = ['sparql/sparql10/manifest.ttl', 'sparql/sparql10/extended-manifest-evaluation.ttl', 'sparql/sparql11/manifest-all.ttl'];
@@ -61,14 +63,15 @@ const manifestKey = (file) => PUBLISHED_ROOT + relative(file).replace(/\.ttl$/, 
 // ---- syntax tests ----
 
 let parseQuery;
-async function runSyntaxTest(entry, positive) {
+let parseUpdate;
+async function runSyntaxTest(entry, positive, update = false) {
   const file = fileOf(entry.action);
   const text = readFileSync(file, 'utf8');
   if (parseQuery === undefined) {
-    ({ parseQuery } = await import(pathToFileURL(path.join(repoRoot, 'packages/sparql/dist/index.js')).href));
+    ({ parseQuery, parseUpdate } = await import(pathToFileURL(path.join(repoRoot, 'packages/sparql/dist/index.js')).href));
   }
   try {
-    parseQuery(text, { baseIRI: pathToFileURL(file).href });
+    (update ? parseUpdate : parseQuery)(text, { baseIRI: pathToFileURL(file).href });
   } catch (error) {
     return positive ? `parseQuery rejects it: ${String(error.message).split('\n')[0]}` : undefined;
   }
@@ -163,6 +166,34 @@ function describeEvaluation(entry, manifest) {
   };
 }
 
+/** The plain description of an update evaluation test (ut:request, ut:data, ut:graphData). */
+function describeUpdate(entry, manifest) {
+  const { store } = manifest;
+  const part = (node) => {
+    if (!node) return { data: [], graphData: [] };
+    const graphData = objectsOf(store, node, UT + 'graphData').map((g) => {
+      const file = objectOf(store, g, UT + 'graph');
+      return { file: file && fileOf(file), name: objectOf(store, g, RDFS + 'label')?.value ?? file?.value };
+    });
+    return { data: objectsOf(store, node, UT + 'data').map(fileOf), graphData };
+  };
+  const request = objectOf(store, entry.action, UT + 'request');
+  if (!request) return 'the test has no ut:request';
+  const action = part(entry.action);
+  const result = part(entry.result);
+  if ([...action.graphData, ...result.graphData].some((g) => !g.file)) return 'a ut:graphData names no file';
+  const outcome = entry.result ? objectOf(store, entry.result, UT + 'result') : undefined;
+  return { update: true, name: entry.name, request: fileOf(request), ...action, result: { ...result, failure: outcome?.value === UT + 'failure' } };
+}
+
+async function runUpdateTest(entry, manifest) {
+  const unavailable = await engineAvailable();
+  if (unavailable) return unavailable;
+  const test = describeUpdate(entry, manifest);
+  if (typeof test === 'string') return test;
+  return evaluator.run(test);
+}
+
 async function runEvaluationTest(entry, manifest) {
   const unavailable = await engineAvailable();
   if (unavailable) return unavailable;
@@ -185,6 +216,12 @@ async function runSparqlTest(entry, manifest, groupFile) {
     case 'NegativeSyntaxTest':
     case 'NegativeSyntaxTest11':
       return runSyntaxTest(entry, false);
+    case 'PositiveUpdateSyntaxTest11':
+      return runSyntaxTest(entry, true, true);
+    case 'NegativeUpdateSyntaxTest11':
+      return runSyntaxTest(entry, false, true);
+    case 'UpdateEvaluationTest':
+      return runUpdateTest(entry, manifest);
     case 'QueryEvaluationTest':
     case 'CSVResultFormatTest':
       return runEvaluationTest(entry, manifest);

@@ -70,10 +70,11 @@ describe('SPARQL result formats', () => {
     const r = await fetch(`${base}/ds?query=${encodeURIComponent('SELECT ?a WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i }')}`);
     expect(r.status).toBe(413);
   });
-  it('update is 501 for now', async () => {
-    const r = await fetch(`${base}/ds/update`, { method: 'POST', headers: { 'content-type': 'application/sparql-update' }, body: 'INSERT DATA { <a:a> <a:b> <a:c> }' });
-    expect(r.status).toBe(501);
-    expect((await fetch(`${base}/ds/data`, { method: 'PUT', headers: { 'content-type': 'text/turtle' }, body: TTL })).status).toBe(501);
+  it('update and graph store writes answer (open mode); PUT needs ?default or ?graph=', async () => {
+    const r = await fetch(`${base}/ds/update`, { method: 'POST', headers: { 'content-type': 'application/sparql-update' }, body: 'INSERT DATA { <a:a> <a:b> <a:c> } ; DELETE DATA { <a:a> <a:b> <a:c> }' });
+    expect(r.status).toBe(200);
+    expect(await r.json()).toMatchObject({ operations: 2, inserted: 1, deleted: 1 });
+    expect((await fetch(`${base}/ds/data`, { method: 'PUT', headers: { 'content-type': 'text/turtle' }, body: TTL })).status).toBe(400);
   });
 });
 

@@ -11,6 +11,9 @@ export interface QueryOptions {
    * FROM / FROM NAMED in the query when given. */
   defaultGraphs?: string[] | undefined;
   namedGraphs?: string[] | undefined;
+  /** With `defaultGraphs` and no `namedGraphs`: keep every named graph visible to GRAPH (the
+   * dataset of an update's `WITH` clause) instead of none. */
+  keepNamedGraphs?: boolean | undefined;
   /** Epoch milliseconds after which evaluation stops with QueryTimeoutError. */
   deadline?: number | undefined;
   /** Maximum solutions held in memory by any operator (sort, group, hash join) and returned. */

@@ -3,3 +3,4 @@ export { SparqlError, ExpressionError, type SparqlErrorCode } from './errors.js'
 export { parseQuery, type ParsedQuery, type ParseOptions } from './algebra/parse.js';
 export { executeQuery, executeAlgebra, explainQuery } from './engine/execute.js';
 export * from './results/index.js';
+export * from './update/index.js';

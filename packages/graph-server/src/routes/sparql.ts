@@ -1,8 +1,9 @@
 /**
  * SPARQL 1.1 Protocol query operation (SPEC §4) on `/{ds}`, `/{ds}/query`, `/{ds}/sparql`: GET
  * `?query=`, POST form `query=`, POST `application/sparql-query`; `default-graph-uri` and
- * `named-graph-uri`; results negotiated over every format, 406 when none fits. Update is a later
- * issue and answers 501.
+ * `named-graph-uri`; results negotiated over every format, 406 when none fits. SPARQL Update (POST
+ * form `update=` or `application/sparql-update`, on `/{ds}` and `/{ds}/update`) needs the write
+ * permission and runs as one atomic transaction (../writes.ts).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { executeQuery, type QueryResult } from '@ianode/sparql';
@@ -10,6 +11,7 @@ import { negotiateResultType, serialiseResult } from '../sparql-results.js';
 import { GraphServerError } from '../errors.js';
 import type { RouteContext } from './context.js';
 import { sendChunks } from './respond.js';
+import { runSparqlUpdate } from '../writes.js';
 
 interface Params {
   query?: string | undefined;
@@ -18,7 +20,6 @@ interface Params {
   namedGraphs: string[];
 }
 
-const UPDATE_LATER = 'SPARQL update is not available yet on this server (a later release); load data with POST /{ds}/upload';
 
 function all(value: unknown): string[] {
   if (value === undefined) return [];
@@ -76,11 +77,23 @@ function capRows(result: QueryResult, cap: number): QueryResult {
 
 export function registerSparql(app: FastifyInstance, ctx: RouteContext): void {
   const ds = ctx.config.dataset.name;
+  const update = async (request: FastifyRequest, reply: import('fastify').FastifyReply, text: string) => {
+    ctx.security.require(request.caller!, 'write');
+    if (text.trim() === '') throw new GraphServerError('BAD_REQUEST', 'no update: give a form field update= or a body of type application/sparql-update');
+    let outcome = 'error';
+    try {
+      const result = await runSparqlUpdate(ctx, request, text);
+      outcome = 'ok';
+      return reply.code(200).send({ operations: result.operations, inserted: result.inserted, deleted: result.deleted, txId: result.txId });
+    } finally {
+      ctx.metrics.queries.inc({ outcome: `update-${outcome}` });
+    }
+  };
   const handler = async (request: FastifyRequest, reply: import('fastify').FastifyReply) => {
     const params = paramsOf(request);
     if (params.update !== undefined) {
-      ctx.security.require(request.caller!, 'write');
-      throw new GraphServerError('NOT_IMPLEMENTED', UPDATE_LATER.replace('{ds}', ds));
+      if (params.query !== undefined) throw new GraphServerError('BAD_REQUEST', 'give query= or update=, not both');
+      return update(request, reply, params.update);
     }
     if (params.query === undefined || params.query.trim() === '') {
       throw new GraphServerError('BAD_REQUEST', 'no query: give ?query=, a form field query=, or a body of type application/sparql-query');
@@ -113,9 +126,12 @@ export function registerSparql(app: FastifyInstance, ctx: RouteContext): void {
     app.get(path, handler);
     app.post(path, handler);
   }
-  app.post(`/${ds}/update`, async (request) => {
-    ctx.security.require(request.caller!, 'write');
-    throw new GraphServerError('NOT_IMPLEMENTED', UPDATE_LATER.replace('{ds}', ds));
+  app.post(`/${ds}/update`, async (request, reply) => {
+    const params = paramsOf(request);
+    if (params.query !== undefined && params.update === undefined) {
+      throw new GraphServerError('BAD_REQUEST', `/${ds}/update takes updates only: send queries to /${ds}/query`);
+    }
+    return update(request, reply, params.update ?? '');
   });
   app.get(`/${ds}/update`, async () => {
     throw new GraphServerError('METHOD_NOT_ALLOWED', 'SPARQL update is POST only');

@@ -92,7 +92,7 @@ function parseUncached(text: string, options: ParseOptions): ParsedQuery {
   return { form: parsed.queryType, algebra, baseIRI: parsed.base ?? options.baseIRI };
 }
 
-function syntaxError(e: unknown, text: string): SparqlError {
+export function syntaxError(e: unknown, text: string): SparqlError {
   if (!(e instanceof Error)) return new SparqlError('SPARQL_SYNTAX', String(e));
   const hash = (e as Error & { hash?: JisonHash }).hash;
   const position = hash ? errorPosition(text, hash) : undefined;
@@ -122,7 +122,7 @@ function shorten(detail: string): string {
  * - `OPTIONAL { { P FILTER(F) } }` loses the inner group, so F becomes the LeftJoin's filter and
  *   sees the outer variables: wrap the inner group in a one-branch UNION, which keeps it a group.
  */
-function patchTree(node: unknown): void {
+export function patchTree(node: unknown): void {
   if (Array.isArray(node)) {
     for (const x of node) patchTree(x);
     return;
@@ -147,7 +147,7 @@ function patchTree(node: unknown): void {
  * pattern only (SPARQL 1.1 §4.1.4; a FILTER does not end a basic graph pattern, anything else
  * does). sparqljs names labelled blank nodes `e_<label>`; anonymous ones are fresh anyway.
  */
-function checkQuery(q: SparqlQuery & { type: 'query' }): void {
+export function checkQuery(q: SparqlQuery & { type: 'query' }): void {
   const owner = new Map<string, number>();
   let bgps = 0;
   const term = (t: unknown, bgp: number): void => {
@@ -215,7 +215,7 @@ function checkQuery(q: SparqlQuery & { type: 'query' }): void {
 
 /** Codepoint escapes (\uXXXX, \UXXXXXXXX) are replaced before parsing (SPARQL 1.1 §19.2), so
  * they work in IRIs and names too; sparqljs only reads them inside strings. */
-function unescapeCodepoints(text: string): string {
+export function unescapeCodepoints(text: string): string {
   if (!text.includes('\\u') && !text.includes('\\U')) return text;
   return text.replace(/\\u([0-9A-Fa-f]{4})|\\U([0-9A-Fa-f]{8})/g, (m, four: string | undefined, eight: string | undefined, at: number) => {
     // An escaped backslash (`\\u0041` in a string) is not an escape.

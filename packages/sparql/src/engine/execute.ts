@@ -68,7 +68,7 @@ function queryDataset(terms: TermTable, plan: QueryPlan, options: QueryOptions):
   let namedGraphs: number[] | undefined;
   if (options.defaultGraphs !== undefined || options.namedGraphs !== undefined) {
     defaultGraphs = (options.defaultGraphs ?? []).map((iri) => terms.idOf(namedNode(iri)));
-    namedGraphs = (options.namedGraphs ?? []).map((iri) => terms.idOf(namedNode(iri)));
+    namedGraphs = options.namedGraphs === undefined && options.keepNamedGraphs ? undefined : (options.namedGraphs ?? []).map((iri) => terms.idOf(namedNode(iri)));
   } else if (plan.dataset.defaultGraphs !== undefined || plan.dataset.namedGraphs !== undefined) {
     defaultGraphs = plan.dataset.defaultGraphs ?? [];
     namedGraphs = plan.dataset.namedGraphs ?? [];
