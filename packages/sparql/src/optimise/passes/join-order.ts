@@ -97,10 +97,19 @@ function build(prefix: Plan[], steps: Step[]): Plan {
   return joinAll(parts);
 }
 
-function reorder(p: Plan, stats: Statistics): Plan {
+/**
+ * `outer`: slots bound by every row that will be fed into this plan — the left side's certain
+ * slots for the right side of an OPTIONAL, whose rows are streamed through it (a pattern
+ * joining on them must come first, not the one that is cheapest on its own).
+ */
+function reorder(p: Plan, stats: Statistics, outer: ReadonlySet<number> = new Set()): Plan {
+  if (p.type === 'leftJoin') {
+    const right = reorder(p.right, stats, slotSets(p.left).certain);
+    return right === p.right ? p : { ...p, right };
+  }
   if (p.type === 'bgp') {
     if (p.patterns.length < 2) return p;
-    return build([], order(p.patterns.map((pattern) => ({ kind: 'pattern', pattern })), new Set(), stats));
+    return build([], order(p.patterns.map((pattern) => ({ kind: 'pattern', pattern })), outer, stats));
   }
   if (p.type !== 'join') return p;
   const first: Plan[] = [];
@@ -110,7 +119,7 @@ function reorder(p: Plan, stats: Statistics): Plan {
     else if (leaf.type === 'path' || seedable(leaf)) steps.push({ kind: 'plan', plan: leaf });
     else first.push(leaf);
   }
-  const bound = new Set<number>();
+  const bound = new Set<number>(outer);
   for (const f of first) for (const x of slotSets(f).certain) bound.add(x);
   return build(first, order(steps, bound, stats));
 }
