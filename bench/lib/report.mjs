@@ -89,6 +89,20 @@ export function table(rows) {
 }
 
 /**
+ * A Markdown table: first column left-aligned, the others right-aligned.
+ * @param {string[]} head
+ * @param {string[][]} body
+ * @returns {string}
+ */
+export function markdownTable(head, body) {
+  const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => (b[i] ?? '').length)));
+  const fmt = (/** @type {string[]} */ cells) =>
+    '| ' + cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join(' | ') + ' |';
+  const rule = '|' + widths.map((w, i) => (i === 0 ? '-'.repeat(w + 2) : '-'.repeat(w + 1) + ':')).join('|') + '|';
+  return [fmt(head), rule, ...body.map(fmt)].join('\n');
+}
+
+/**
  * Ratios of `base` against each other engine with results.
  * @param {EngineSummary[]} rows
  * @param {string} base

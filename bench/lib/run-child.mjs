@@ -67,7 +67,7 @@ const OOM = /heap out of memory|allocation failed|array buffer allocation|out of
  * @param {{ code: number | null, signal: string | null, timedOut: boolean, timeoutSeconds: number,
  *   stderr: string, parsed: LoadMeasurement | undefined }} exit
  */
-function failureReason({ code, signal, timedOut, timeoutSeconds, stderr, parsed }) {
+export function failureReason({ code, signal, timedOut, timeoutSeconds, stderr, parsed }) {
   if (timedOut) return `timed out after ${timeoutSeconds} s`;
   const oom = stderr.split('\n').find((l) => OOM.test(l));
   if (oom) return `out of memory (${signal ?? `exit ${code}`}): ${oom.trim().slice(0, 300)}`;

@@ -12,7 +12,7 @@ import { EngineUnavailable } from './unavailable.mjs';
  * @param {number} chunkBytes
  * @returns {Generator<Uint8Array>}
  */
-function* readChunks(file, chunkBytes) {
+export function* readChunks(file, chunkBytes) {
   const fd = openSync(file, 'r');
   try {
     while (true) {
