@@ -58,7 +58,21 @@ export class SnapshotDataset implements Dataset {
   *matchBatches(pattern: QuadPattern, batchSize = 1024): Iterable<QuadBatch> {
     if (!Number.isInteger(batchSize) || batchSize < 1) throw new TypeError(`batchSize must be a positive integer, got ${batchSize}`);
     if (!validPattern(pattern)) return;
-    const size = batchSize;
+    const order = chooseOrder(pattern);
+    const keys = ORDERS[order];
+    const prefix = boundPrefix(order, pattern);
+    const { state, mask } = this;
+    // Ranges first, so the batch is no bigger than the match: the engine probes once per row of
+    // a nested-loop join, and most probes match a handful of quads or none.
+    const ranges: number[] = [];
+    let total = 0;
+    for (const run of state.runs) {
+      const [lo, hi] = prefixRange(state.cols, keys, run.perms[order], prefix);
+      ranges.push(lo, hi);
+      total += hi - lo;
+    }
+    if (total === 0) return;
+    const size = Math.min(batchSize, total);
     const batch: QuadBatch = {
       length: 0,
       s: new Uint32Array(size),
@@ -66,13 +80,10 @@ export class SnapshotDataset implements Dataset {
       o: new Uint32Array(size),
       g: new Uint32Array(size),
     };
-    const order = chooseOrder(pattern);
-    const keys = ORDERS[order];
-    const prefix = boundPrefix(order, pattern);
-    const { state, mask } = this;
-    for (const run of state.runs) {
-      const perm = run.perms[order];
-      const [lo, hi] = prefixRange(state.cols, keys, perm, prefix);
+    for (let k = 0; k < state.runs.length; k++) {
+      const perm = state.runs[k]!.perms[order];
+      const lo = ranges[2 * k]!;
+      const hi = ranges[2 * k + 1]!;
       let i = lo;
       while (i < hi) {
         // Re-read the columns each batch: a concurrent commit may have grown (replaced) them.
@@ -164,9 +175,10 @@ export class SnapshotDataset implements Dataset {
   }
 }
 
+function validId(v: number | undefined): boolean {
+  return v === undefined || (Number.isInteger(v) && v >= 0 && v <= MAX_ID);
+}
+
 function validPattern(p: QuadPattern): boolean {
-  for (const v of [p.s, p.p, p.o, p.g]) {
-    if (v !== undefined && !(Number.isInteger(v) && v >= 0 && v <= MAX_ID)) return false;
-  }
-  return true;
+  return validId(p.s) && validId(p.p) && validId(p.o) && validId(p.g);
 }
