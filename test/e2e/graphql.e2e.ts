@@ -3,80 +3,13 @@
  * temp data folder and free ports: tokens through idp-local/fetch_id_token.sh, then the SPEC §5
  * example for the demo ordinary user (exact) and the demo admin (a different, correct answer).
  */
-import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NpmStartNode } from './support.js';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
-
-let child: ChildProcess;
-let output = '';
-let dataDir: string;
-const ports = { idp: 0, access: 0, graph: 0 };
-let exportsText = '';
+const node = new NpmStartNode('e2e-graphql');
+const ports = node.ports;
+const bash = (script: string): string => node.bash(script);
 const tokens: Record<string, string> = {};
-
-function startNode(): Promise<void> {
-  output = '';
-  child = spawn('npm', ['start', '--silent'], {
-    cwd: root,
-    detached: true,
-    env: {
-      ...process.env,
-      IANODE_DATA_DIR: dataDir,
-      IDP_PORT: String(ports.idp),
-      ACCESS_PORT: String(ports.access),
-      GRAPH_PORT: String(ports.graph),
-      IANODE_SKIP_BUILD: '1',
-      LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`npm start did not come up:\n${output}`)), 90_000);
-    child.stdout!.on('data', () => {
-      if (output.includes('Ctrl-C stops all three')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`npm start exited with ${code}:\n${output}`));
-    });
-  });
-}
-
-function stopNode(): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null) return resolve();
-    child.removeAllListeners('exit');
-    child.on('exit', () => resolve());
-    process.kill(-child.pid!, 'SIGINT'); // the process group, as Ctrl-C does
-  });
-}
-
-function bash(script: string): string {
-  return execFileSync('bash', ['-c', `${exportsText}\ncd packages/access-service\n${script}`], { cwd: root, encoding: 'utf8' });
-}
 
 async function graphql(token: string | undefined, query: string, accept = 'application/json'): Promise<{ status: number; type: string | null; text: string }> {
   const response = await fetch(`http://localhost:${ports.graph}/ds/graphql`, {
@@ -91,20 +24,14 @@ const EXAMPLE = '{ node(uri: "http://example/person4321") { id properties { pred
 const EXACT = '{"data":{"node":{"id":"http://example/person4321","properties":[{"predicate":"http://example/phone","value":"0400 111 333"}]}}}';
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(path.join(tmpdir(), 'ianode-e2e-graphql-'));
-  ports.idp = await freePort();
-  ports.access = await freePort();
-  ports.graph = await freePort();
-  await startNode();
-  exportsText = output.split('\n').filter((line) => line.startsWith('export ')).join('\n');
+  await node.start();
   for (const who of ['ADMIN_USER_EMAIL', 'USER_EMAIL']) {
     tokens[who] = bash(`source idp-local/fetch_id_token.sh "$${who}" >&2 && printf '%s' "$IDP_ID_TOKEN"`);
   }
 });
 
 afterAll(async () => {
-  if (child) await stopNode();
-  rmSync(dataDir, { recursive: true, force: true });
+  await node.dispose();
 });
 
 describe('npm start, then GraphQL at /ds/graphql', () => {

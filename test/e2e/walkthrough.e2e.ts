@@ -3,82 +3,13 @@
  * free ports: tokens through idp-local/fetch_id_token.sh (sourced in bash), whoami, JWKS, upload
  * without and with a token, the same query for two users, and the SPEC §3 reference example.
  */
-import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NpmStartNode } from './support.js';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
-
-let child: ChildProcess;
-let output = '';
-let dataDir: string;
-const ports = { idp: 0, access: 0, graph: 0 };
-let exportsText = '';
+const node = new NpmStartNode('e2e');
+const ports = node.ports;
+const bash = (script: string): string => node.bash(script);
 const tokens: Record<string, string> = {};
-
-function startNode(): Promise<void> {
-  output = '';
-  child = spawn('npm', ['start', '--silent'], {
-    cwd: root,
-    detached: true,
-    env: {
-      ...process.env,
-      IANODE_DATA_DIR: dataDir,
-      IDP_PORT: String(ports.idp),
-      ACCESS_PORT: String(ports.access),
-      GRAPH_PORT: String(ports.graph),
-      IANODE_SKIP_BUILD: '1',
-      LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`npm start did not come up:\n${output}`)), 90_000);
-    const check = () => {
-      if (output.includes('Ctrl-C stops all three')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    };
-    child.stdout!.on('data', check);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`npm start exited with ${code}:\n${output}`));
-    });
-  });
-}
-
-function stopNode(): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null) return resolve();
-    child.removeAllListeners('exit');
-    child.on('exit', () => resolve());
-    process.kill(-child.pid!, 'SIGINT'); // the process group, as Ctrl-C does
-  });
-}
-
-/** Runs bash with the printed exports, in packages/access-service, as the README says. */
-function bash(script: string): string {
-  return execFileSync('bash', ['-c', `${exportsText}\ncd packages/access-service\n${script}`], { cwd: root, encoding: 'utf8' });
-}
 
 async function sparql(token: string, query: string): Promise<Array<Record<string, { value: string }>>> {
   const response = await fetch(`http://localhost:${ports.graph}/ds`, {
@@ -94,23 +25,17 @@ async function sparql(token: string, query: string): Promise<Array<Record<string
 const triples = (rows: Array<Record<string, { value: string }>>) => rows.map((r) => `${r.s!.value} ${r.p!.value} ${r.o!.value}`).sort();
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(path.join(tmpdir(), 'ianode-e2e-'));
-  ports.idp = await freePort();
-  ports.access = await freePort();
-  ports.graph = await freePort();
-  await startNode();
-  exportsText = output.split('\n').filter((line) => line.startsWith('export ')).join('\n');
+  await node.start();
 });
 
 afterAll(async () => {
-  if (child) await stopNode();
-  rmSync(dataDir, { recursive: true, force: true });
+  await node.dispose();
 });
 
 describe('npm start, then SPEC §9', () => {
   it('prints the exports a newcomer needs', () => {
     for (const name of ['USER_POOL_ID', 'CLIENT_ID', 'IDP_ADMIN_PASSWORD', 'ADMIN_USER_EMAIL', 'USER_EMAIL', 'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY']) {
-      expect(exportsText).toMatch(new RegExp(`^export ${name}=\\S+`, 'm'));
+      expect(node.exportsText).toMatch(new RegExp(`^export ${name}=\\S+`, 'm'));
     }
   });
 
@@ -199,11 +124,11 @@ GRAPH authz:labels {
   });
 
   it('a second npm start reuses the data (no second demo load, same admin key)', async () => {
-    const before = exportsText;
-    await stopNode();
-    await startNode();
-    expect(output).not.toContain('demo data loaded');
-    expect(output.split('\n').filter((l) => l.startsWith('export ')).join('\n')).toBe(before);
+    const before = node.exportsText;
+    await node.stop();
+    await node.start();
+    expect(node.output).not.toContain('demo data loaded');
+    expect(node.exportsText).toBe(before);
     const res = await fetch(`http://localhost:${ports.graph}/ds`, {
       method: 'POST',
       headers: { authorization: `Bearer ${tokens.ADMIN_USER_EMAIL}`, 'content-type': 'application/sparql-query' },
