@@ -43,6 +43,13 @@ export interface Dataset extends TermLookup {
   matchBatches(pattern: QuadPattern, batchSize?: number): Iterable<QuadBatch>;
   /** Exactly the number of quads `match(pattern)` yields. */
   count(pattern: QuadPattern): number;
+  /**
+   * For query planning only: a cheap upper bound on `count(pattern)` (0 only when `count` is 0).
+   * A view may answer the size of the unfiltered index range, so the figure can reflect quads the
+   * caller cannot see: it may steer a plan, never reach a response. Without it, planners use
+   * `count`, which on a partly visible view has to scan the range.
+   */
+  estimate?(pattern: QuadPattern): number;
   /** Ids of the named graphs (not the default graph) holding at least one quad of this dataset. */
   graphs(): number[];
   /** A dataset that holds only the quads of this one whose label `visible` accepts. */

@@ -24,6 +24,8 @@ export interface TermLookup {
 
 const EMPTY = 0xffffffff;
 const CACHE_SIZE = 1024;
+/** Slots of the decoded-term cache (direct-mapped by id). */
+const DECODED_SIZE = 1 << 13;
 
 /** Cache slot of a key from its length and two of its characters (no full hash). */
 function cacheSlot(key: string): number {
@@ -58,8 +60,17 @@ export class TermDictionary implements TermLookup {
    * large parser chunks that must not be kept alive). */
   private readonly cacheKeys: string[] = new Array<string>(CACHE_SIZE).fill('\u0000');
   private readonly cacheIds = new Uint32Array(CACHE_SIZE);
+  /** Recently decoded ids, direct-mapped: `key(id)` and `term(id)` of the same ids come back query
+   * after query (predicates, classes, the hot part of the data), and decoding from the arena costs
+   * a native UTF-8 decode plus a term object each time. Ids are never reused (only `truncate`
+   * forgets some, and it clears this), so an entry never goes stale. Terms are shared: treat
+   * them as immutable, as RDF/JS terms are. */
+  private readonly decodedIds = new Uint32Array(DECODED_SIZE);
+  private readonly decodedKeys: string[] = new Array<string>(DECODED_SIZE).fill('');
+  private readonly decodedTerms: (Term | undefined)[] = new Array<Term | undefined>(DECODED_SIZE).fill(undefined);
 
   constructor() {
+    this.clearDecoded();
     this.intern('');
   }
 
@@ -143,12 +154,25 @@ export class TermDictionary implements TermLookup {
   }
 
   key(id: number): string {
+    const slot = id & (DECODED_SIZE - 1);
+    if (this.decodedIds[slot] === id) return this.decodedKeys[slot]!;
     if (!(id >= 0 && id < this.count)) throw new RangeError(`unknown term id ${id}`);
-    return this.arena.toString('utf8', this.starts[id]!, this.starts[id + 1]!);
+    const key = this.arena.toString('utf8', this.starts[id]!, this.starts[id + 1]!);
+    this.decodedIds[slot] = id;
+    this.decodedKeys[slot] = key;
+    this.decodedTerms[slot] = undefined;
+    return key;
   }
 
   term(id: number): Term {
-    return keyToTerm(this.key(id));
+    const key = this.key(id);
+    const slot = id & (DECODED_SIZE - 1);
+    let term = this.decodedTerms[slot];
+    if (term === undefined) {
+      term = keyToTerm(key);
+      this.decodedTerms[slot] = term;
+    }
+    return term;
   }
 
   /** Give back growth slack (after a bulk load) when more than a quarter of the arena is unused. */
@@ -171,6 +195,7 @@ export class TermDictionary implements TermLookup {
     this.count = size;
     this.arenaLength = this.starts[size]!;
     this.cacheKeys.fill('\u0000');
+    this.clearDecoded();
     this.rehash(this.slots.length >>> 1);
   }
 
@@ -187,6 +212,14 @@ export class TermDictionary implements TermLookup {
     const out: string[] = [];
     for (let id = from; id < to; id++) out.push(this.key(id));
     return out;
+  }
+
+  /** Empty the decoded-term cache: slot k gets an id that does not map to slot k (k ^ 1), so no
+   * id, not even 0xffffffff, ever hits an empty slot. */
+  private clearDecoded(): void {
+    for (let k = 0; k < DECODED_SIZE; k++) this.decodedIds[k] = k ^ 1;
+    this.decodedKeys.fill('');
+    this.decodedTerms.fill(undefined);
   }
 
   /** Append the scratch buffer's `n` bytes as the next id. */

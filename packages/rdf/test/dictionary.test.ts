@@ -76,4 +76,31 @@ describe('TermDictionary', () => {
     expect(d.intern('<http://ex/c')).toBe(before);
     expect(() => d.truncate(0)).toThrow(RangeError);
   });
+
+  it('serves decoded terms from its cache but never a forgotten or unknown id', () => {
+    const d = new TermDictionary();
+    // Ids that share cache slots (the cache has 8192 slots): each decode evicts the other.
+    const ids: number[] = [];
+    for (let i = 0; i < 8200; i++) ids.push(d.intern(`<http://ex/t${i}`));
+    const first = ids[0]!;
+    const twin = ids.find((id) => id !== first && (id & 8191) === (first & 8191))!;
+    expect(d.term(first).value).toBe('http://ex/t0');
+    expect(d.term(first)).toBe(d.term(first));
+    expect(d.key(twin)).toBe(`<http://ex/t${twin - first}`);
+    expect(d.term(first).value).toBe('http://ex/t0');
+    // Empty slots never answer: not for 0xffffffff, negative or fractional ids.
+    const fresh = new TermDictionary();
+    for (const bad of [0xffffffff, 0xfffffffe, 8191, 8190, 1, -1, 1.5, Number.NaN]) {
+      expect(() => fresh.key(bad), String(bad)).toThrow(RangeError);
+      expect(() => fresh.term(bad), String(bad)).toThrow(RangeError);
+    }
+    // Truncate forgets cached decodes with the ids.
+    const before = d.size;
+    const extra = d.intern('<http://ex/extra');
+    expect(d.term(extra).value).toBe('http://ex/extra');
+    d.truncate(before);
+    expect(() => d.term(extra)).toThrow(RangeError);
+    expect(() => d.key(extra)).toThrow(RangeError);
+    expect(d.term(d.intern('<http://ex/other')).value).toBe('http://ex/other');
+  });
 });

@@ -80,6 +80,7 @@ export class SnapshotDataset implements Dataset {
       o: new Uint32Array(size),
       g: new Uint32Array(size),
     };
+    const { s: bs, p: bp, o: bo, g: bg } = batch;
     for (let k = 0; k < state.runs.length; k++) {
       const perm = state.runs[k]!.perms[order];
       const lo = ranges[2 * k]!;
@@ -91,18 +92,33 @@ export class SnapshotDataset implements Dataset {
         const dels = state.deletedRows > 0 ? deleted : undefined;
         const txId = state.txId;
         let n = 0;
-        for (; i < hi && n < size; i++) {
-          const r = perm[i]!;
-          if (dels !== undefined) {
-            const d = dels[r]!;
-            if (d !== 0 && d <= txId) continue;
+        if (dels === undefined && mask === undefined) {
+          for (; i < hi && n < size; i++, n++) {
+            const r = perm[i]!;
+            bs[n] = s[r]!;
+            bp[n] = p[r]!;
+            bo[n] = o[r]!;
+            bg[n] = g[r]!;
           }
-          if (mask !== undefined && !mask.visible(label[r]!)) continue;
-          batch.s[n] = s[r]!;
-          batch.p[n] = p[r]!;
-          batch.o[n] = o[r]!;
-          batch.g[n] = g[r]!;
-          n++;
+        } else {
+          for (; i < hi && n < size; i++) {
+            const r = perm[i]!;
+            if (dels !== undefined) {
+              const d = dels[r]!;
+              if (d !== 0 && d <= txId) continue;
+            }
+            if (mask !== undefined) {
+              // The mask's byte table first (1 = visible); anything else asks the mask, which
+              // evaluates a label it has not seen yet.
+              const id = label[r]!;
+              if (mask.bytes[id] !== 1 && !mask.visible(id)) continue;
+            }
+            bs[n] = s[r]!;
+            bp[n] = p[r]!;
+            bo[n] = o[r]!;
+            bg[n] = g[r]!;
+            n++;
+          }
         }
         if (n > 0) {
           batch.length = n;
@@ -138,6 +154,22 @@ export class SnapshotDataset implements Dataset {
         if (mask !== undefined && !mask.visible(label[r]!)) continue;
         total++;
       }
+    }
+    return total;
+  }
+
+  /** The size of the pattern's index ranges, before the deleted and label checks: an upper bound
+   * on `count` in O(runs · log n), for the planner (it can count invisible quads; see Dataset). */
+  estimate(pattern: QuadPattern): number {
+    if (!validPattern(pattern)) return 0;
+    const { state } = this;
+    const order = chooseOrder(pattern);
+    const keys = ORDERS[order];
+    const prefix = boundPrefix(order, pattern);
+    let total = 0;
+    for (const run of state.runs) {
+      const [lo, hi] = prefixRange(state.cols, keys, run.perms[order], prefix);
+      total += hi - lo;
     }
     return total;
   }

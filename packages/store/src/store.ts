@@ -86,6 +86,9 @@ export class LabelledQuadStore implements QuadStore {
   count(pattern: QuadPattern): number {
     return this.snapshot().count(pattern);
   }
+  estimate(pattern: QuadPattern): number {
+    return this.snapshot().estimate(pattern);
+  }
   graphs(): number[] {
     return this.snapshot().graphs();
   }

@@ -81,7 +81,8 @@ export function* patternStage(q: QueryContext, pat: PlanPattern, input: Iterable
     if (rows >= threshold) {
       if (counted || threshold >= q.rowBudget) break;
       counted = true;
-      const quads = q.dataset.count(constantPattern(pat, gm.kind === 'fixed' ? gm.id : undefined));
+      const constant = constantPattern(pat, gm.kind === 'fixed' ? gm.id : undefined);
+      const quads = q.dataset.estimate ? q.dataset.estimate(constant) : q.dataset.count(constant);
       if (quads > q.rowBudget) break;
       threshold = Math.min(Math.max(HASH_MIN_ROWS, quads / HASH_RATIO), q.rowBudget);
       hash = true;

@@ -91,13 +91,18 @@ export function* describeQuads(q: QueryContext, plan: QueryPlan & { form: 'descr
       if (described.has(s)) continue;
       described.add(s);
       q.checkBudget(described.size, 'DESCRIBE');
+      // One graph holds a triple once and each subject is described once, so only a merged
+      // default graph (several graphs) can repeat a triple.
+      const merged = q.defaultGraphs.length > 1;
       for (const g of q.defaultGraphs) {
         for (const b of q.dataset.matchBatches({ s, g })) {
           q.tick();
           for (let i = 0; i < b.length; i++) {
-            const key = `${b.s[i]} ${b.p[i]} ${b.o[i]}`;
-            if (seenTriples.has(key)) continue;
-            seenTriples.add(key);
+            if (merged) {
+              const key = `${b.s[i]} ${b.p[i]} ${b.o[i]}`;
+              if (seenTriples.has(key)) continue;
+              seenTriples.add(key);
+            }
             const o = q.terms.term(b.o[i]!);
             if (o.termType === 'BlankNode') queue.push(b.o[i]!);
             yield quad(q.terms.term(b.s[i]!) as RDF.Quad_Subject, q.terms.term(b.p[i]!) as RDF.Quad_Predicate, o as RDF.Quad_Object, defaultGraph());

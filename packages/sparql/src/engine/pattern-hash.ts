@@ -27,15 +27,17 @@ export class PatternHashIndex {
     pattern: QuadPattern,
     readonly keyPositions: readonly number[],
   ) {
-    const expected = q.dataset.count(pattern);
-    q.checkBudget(expected, 'a hash join on a triple pattern');
-    const cap = Math.max(16, expected);
+    // The estimate sizes the arrays (it may exceed what a view shows); the budget is checked on
+    // the quads actually read, so an error never depends on quads the caller cannot see.
+    const expected = q.dataset.estimate ? q.dataset.estimate(pattern) : q.dataset.count(pattern);
+    const cap = Math.max(16, Math.min(expected, q.rowBudget + 1));
     this.cols = [new Uint32Array(cap), new Uint32Array(cap), new Uint32Array(cap)];
     this.g = new Uint32Array(cap);
     this.next = new Int32Array(cap);
     for (const b of q.dataset.matchBatches(pattern)) {
       q.tick();
       const n = b.length;
+      q.checkBudget(this.length + n, 'a hash join on a triple pattern');
       if (this.length + n > this.g.length) this.grow(this.length + n);
       this.cols[0].set(b.s.subarray(0, n), this.length);
       this.cols[1].set(b.p.subarray(0, n), this.length);

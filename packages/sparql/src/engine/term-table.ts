@@ -4,17 +4,16 @@
  * LOCAL_ID_BASE upwards. A term the dataset knows always gets the dataset's id, so equal terms have
  * equal ids and joins, DISTINCT and grouping compare ids only.
  *
- * Memory stays bounded for long results: decoded terms live in a fixed direct-mapped cache, and
- * the cache of dataset lookups is dropped when it grows large; only terms the dataset does not
- * know are kept for the whole query (rows refer to them).
+ * Memory stays bounded for long results: decoding is left to the dataset (the store's dictionary
+ * keeps a direct-mapped cache of recently decoded terms, shared by every query), and the cache of
+ * dataset lookups is dropped when it grows large; only terms the dataset does not know are kept
+ * for the whole query (rows refer to them).
  */
 import { termToKey, type Dataset, type Term } from '@ianode/rdf';
 import type { TermIds } from '../algebra/lower.js';
 
 export const LOCAL_ID_BASE = 0x80000000;
 
-const DECODE_BITS = 12;
-const DECODE_MASK = (1 << DECODE_BITS) - 1;
 const LOOKUP_CACHE_LIMIT = 1 << 16;
 
 export class TermTable implements TermIds {
@@ -23,8 +22,6 @@ export class TermTable implements TermIds {
   private readonly localTerms: Term[] = [];
   /** Key -> dataset id of recently resolved terms. */
   private datasetIds = new Map<string, number>();
-  private decodedIds: Uint32Array | undefined;
-  private decodedTerms: (Term | undefined)[] = [];
 
   constructor(private readonly dataset: Dataset) {}
 
@@ -53,16 +50,6 @@ export class TermTable implements TermIds {
       if (t === undefined) throw new RangeError(`unknown query term id ${id}`);
       return t;
     }
-    const at = id & DECODE_MASK;
-    const hit = this.decodedTerms[at];
-    if (hit !== undefined && this.decodedIds![at] === id) return hit;
-    const t = this.dataset.term(id);
-    if (this.decodedIds === undefined) {
-      this.decodedIds = new Uint32Array(1 << DECODE_BITS);
-      this.decodedTerms = new Array<Term | undefined>(1 << DECODE_BITS).fill(undefined);
-    }
-    this.decodedIds[at] = id;
-    this.decodedTerms[at] = t;
-    return t;
+    return this.dataset.term(id);
   }
 }

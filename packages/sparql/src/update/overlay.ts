@@ -150,6 +150,16 @@ export class OverlayDataset implements Dataset {
     return n;
   }
 
+  /** The base's estimate plus this request's adds (deletes only lower the count, so an upper
+   * bound need not subtract them). */
+  estimate(pattern: QuadPattern): number {
+    const base = this.base.estimate ? this.base.estimate(pattern) : this.base.count(pattern);
+    if (this.added.size === 0) return base;
+    let n = base;
+    for (const q of this.added.values()) if (matches(q, pattern)) n++;
+    return n;
+  }
+
   graphs(): number[] {
     if (this.clean) return this.base.graphs();
     const out = new Set<number>();

@@ -228,6 +228,12 @@ function checkPatterns(ctx: string, ds: Dataset, ref: ReferenceDataset, patterns
       expect(batchQuads(ds, ids, size, where), `${where} matchBatches(${size}) concatenated vs match`).toEqual(matched);
     }
     expect(ds.count(ids), `${where} count`).toBe(expected.length);
+    if (ds.estimate) {
+      // The planner's estimate: an upper bound on the count, and 0 only when nothing matches.
+      const estimate = ds.estimate(ids);
+      expect(estimate, `${where} estimate >= count`).toBeGreaterThanOrEqual(expected.length);
+      if (expected.length > 0) expect(estimate, `${where} estimate > 0`).toBeGreaterThan(0);
+    }
   }
 }
 
