@@ -15,10 +15,11 @@ import { fileURLToPath } from 'node:url';
 import { readManifest } from './w3c/manifest.mjs';
 import { rdfSuites } from './w3c/rdf-suites.mjs';
 import { sparqlSuites } from './w3c/sparql-suites.mjs';
+import { httpSuites } from './w3c/http-suites.mjs';
 
 /** Every suite: { name, manifest (relative to the suites folder), run(entry, manifest) ->
  * undefined when the test passes, else the reason it failed }. Add SPARQL suites here. */
-const SUITES = [...rdfSuites, ...sparqlSuites];
+const SUITES = [...rdfSuites, ...sparqlSuites, ...httpSuites];
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 

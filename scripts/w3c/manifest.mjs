@@ -13,6 +13,10 @@ export const MF = 'http://www.w3.org/2001/sw/DataAccess/tests/test-manifest#';
 export const QT = 'http://www.w3.org/2001/sw/DataAccess/tests/test-query#';
 export const UT = 'http://www.w3.org/2009/sparql/tests/test-update#';
 export const RDFT = 'http://www.w3.org/ns/rdftest#';
+/** HTTP in RDF (https://www.w3.org/TR/HTTP-in-RDF10/): the protocol and graph store manifests. */
+export const HT = 'http://www.w3.org/2011/http#';
+export const HTS = 'http://www.w3.org/2011/http-statusCodes#';
+export const CNT = 'http://www.w3.org/2011/content#';
 
 /** Where the published copies of the suites live; test ids use it so they do not depend on
  * where the suites were checked out. */
@@ -51,8 +55,9 @@ export function fileOf(term) {
  *
  * Returns { file, dir, label, assumedTestBase, includes: [absolute manifest paths], store,
  * entries: [{ id, name, comment, type (local name under rdft:/mf:/ut:), types, action, result,
- * approval, node }] }; action and result are RDF/JS terms (IRIs of local files or blank nodes
- * to read further with objectOf/objectsOf).
+ * approval, requires (local names of mf:requires), node }] }; action and result are RDF/JS terms
+ * (IRIs of local files or blank nodes to read further with objectOf/objectsOf, or readConnection
+ * for an ht:Connection).
  */
 export function readManifest(file, suitesRoot) {
   const baseIRI = pathToFileURL(file).href;
@@ -82,6 +87,8 @@ export function readManifest(file, suitesRoot) {
         action: objectOf(store, node, MF + 'action'),
         result: objectOf(store, node, MF + 'result'),
         approval: objectOf(store, node, RDFT + 'approval')?.value ?? objectOf(store, node, 'http://www.w3.org/2001/sw/DataAccess/tests/test-dawg#approval')?.value,
+        // mf:requires: the features a test needs (local names, e.g. DirectGraphIdentification).
+        requires: objectsOf(store, node, MF + 'requires').map((t) => localName(t.value)),
       });
     }
   }
@@ -94,5 +101,53 @@ export function readManifest(file, suitesRoot) {
     includes,
     entries,
     store,
+  };
+}
+
+/** The text of a cnt:ContentAsText node: { chars, encoding } (encoding as written, default UTF-8). */
+function contentOf(store, node) {
+  if (!node) return undefined;
+  const chars = objectOf(store, node, CNT + 'chars')?.value;
+  if (chars === undefined) return undefined;
+  return { chars, encoding: objectOf(store, node, CNT + 'characterEncoding')?.value ?? 'UTF-8' };
+}
+
+/** The ht:headers list of a request or response as [lower-case name, value] pairs. */
+function headersOf(store, node) {
+  return objectsOf(store, node, HT + 'headers')
+    .flatMap((list) => listItems(store, list))
+    .map((h) => [objectOf(store, h, HT + 'fieldName')?.value.toLowerCase(), objectOf(store, h, HT + 'fieldValue')?.value])
+    .filter(([name, value]) => name !== undefined && value !== undefined);
+}
+
+/**
+ * An ht:Connection (the mf:action of mf:ProtocolTest and mf:GraphStoreProtocolTest) as plain data:
+ * { authority (ht:connectionAuthority), requests: [{ method, path (ht:absolutePath), headers,
+ * body: { chars, encoding } | undefined, response: { statuses: [hts: IRIs] (mf:expectedStatus),
+ * boolean (mf:expectedBoolean), format (mf:expectedFormat), location (mf:expectedLocation: the
+ * template variable), headers, body } }] } in request order.
+ */
+export function readConnection(store, connection) {
+  const requests = objectsOf(store, connection, HT + 'requests').flatMap((list) => listItems(store, list));
+  return {
+    authority: objectOf(store, connection, HT + 'connectionAuthority')?.value,
+    requests: requests.map((request) => {
+      const resp = objectOf(store, request, HT + 'resp');
+      const boolean = resp && objectOf(store, resp, MF + 'expectedBoolean');
+      return {
+        method: objectOf(store, request, HT + 'methodName')?.value ?? 'GET',
+        path: objectOf(store, request, HT + 'absolutePath')?.value ?? '/',
+        headers: headersOf(store, request),
+        body: contentOf(store, objectOf(store, request, HT + 'body')),
+        response: resp && {
+          statuses: objectsOf(store, resp, MF + 'expectedStatus').map((t) => t.value),
+          boolean: boolean === undefined ? undefined : boolean.value === 'true' || boolean.value === '1',
+          format: objectOf(store, resp, MF + 'expectedFormat')?.value,
+          location: objectOf(store, resp, MF + 'expectedLocation')?.value,
+          headers: headersOf(store, resp),
+          body: contentOf(store, objectOf(store, resp, HT + 'body')),
+        },
+      };
+    }),
   };
 }

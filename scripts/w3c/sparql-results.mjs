@@ -41,9 +41,14 @@ let oxigraph;
  * nodes get a fresh prefix per file, as separate documents never share blank nodes.
  */
 export async function readRdfKeys(file, sink, graph = '') {
-  const format = rdfFormatOf(file);
-  const baseIRI = pathToFileURL(file).href;
-  const text = readFileSync(file, 'utf8');
+  return rdfTextKeys(readFileSync(file, 'utf8'), rdfFormatOf(file), pathToFileURL(file).href, sink, graph, file);
+}
+
+/**
+ * As readRdfKeys, for RDF `text` in `format` (a media type: the Turtle family or RDF/XML) with
+ * `baseIRI`; `what` names the document in errors.
+ */
+export async function rdfTextKeys(text, format, baseIRI, sink, graph = '', what = 'the document') {
   if (format === RDF_XML) {
     oxigraph ??= (await import('oxigraph')).default;
     const prefix = `x${Math.random().toString(16).slice(2, 10)}_`;
@@ -53,8 +58,15 @@ export async function readRdfKeys(file, sink, graph = '') {
     }
     return;
   }
-  if (!format) throw new Error(`cannot tell the RDF format of ${file}`);
+  if (!format) throw new Error(`cannot tell the RDF format of ${what}`);
   parseQuadKeys(text, { format, baseIRI }, (s, p, o, g) => sink(s, p, o, g === '' ? graph : g));
+}
+
+/** The quads of RDF `text` in `format` (a media type) as RDF/JS terms. */
+export async function parseRdfText(text, format, baseIRI) {
+  const quads = [];
+  await rdfTextKeys(text, format, baseIRI, (s, p, o, g) => quads.push(quad(keyToTerm(s), keyToTerm(p), keyToTerm(o), keyToTerm(g))));
+  return quads;
 }
 
 /** The quads of an RDF file as RDF/JS terms. */

@@ -14,8 +14,9 @@
  *     mf:UpdateEvaluationTest in the worker (sparql-evaluate.mjs evaluateUpdateTest): ut:data /
  *     ut:graphData loaded, ut:request run by executeUpdate in one store transaction, the store
  *     compared with the mf:result's ut:data / ut:graphData up to blank node isomorphism.
- *   Whole manifests or single tests we do not run (entailment, SERVICE, the HTTP protocol suites)
- *     are listed with a reason in sparql-skip.json.
+ *   Whole manifests or single tests we do not run (entailment, SERVICE) are listed with a reason in
+ *     sparql-skip.json. The SPARQL Protocol, Graph Store Protocol and Service Description folders
+ *     are HTTP exchanges: http-suites.mjs runs them against the graph server.
  *
  * The engine is executeQuery from packages/sparql/dist/index.js, or from the module named by
  * $IANODE_W3C_SPARQL_ENGINE (to run the suites against another implementation of ExecuteQuery).
@@ -25,6 +26,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { HTTP_MANIFESTS } from './http-suites.mjs';
 import { fileOf, MF, objectOf, objectsOf, PUBLISHED_ROOT, QT, readManifest, RDFS, UT } from './manifest.mjs';
 import { loadEngine } from './sparql-evaluate.mjs';
 
@@ -45,6 +47,7 @@ const TOP_MANIFESTS = ['sparql/sparql10/manifest.ttl', 'sparql/sparql10/extended
 const UPDATE_MANIFEST = 'sparql/sparql11/manifest-sparql11-update.ttl';
 
 const relative = (file) => path.relative(suitesRoot, file).split(path.sep).join('/');
+const httpManifests = new Set(Object.values(HTTP_MANIFESTS));
 
 /** Skips: a test id, or a manifest's published IRI (without `.ttl`) for all of its tests. */
 function loadSkips() {
@@ -251,6 +254,8 @@ function buildSuites() {
     // suite no longer ships) is left out.
     for (const include of readManifest(path.join(suitesRoot, top), suitesRoot).includes) {
       if (!existsSync(include) || (updateFolders.has(include) && !UPDATE_ENABLED)) continue;
+      // The protocol, graph store and service description folders are HTTP exchanges: http-suites.mjs.
+      if (httpManifests.has(relative(include))) continue;
       suites.push({ name: groupName(include), manifest: relative(include), run: (entry, manifest) => runSparqlTest(entry, manifest, include) });
     }
   }

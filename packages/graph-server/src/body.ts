@@ -21,3 +21,45 @@ export async function readText(source: AsyncIterable<Uint8Array | string>): Prom
   for await (const chunk of source) parts.push(typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.from(chunk));
   return Buffer.concat(parts).toString('utf8');
 }
+
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * A SPARQL request body (query, update or form) as text. The protocol's bodies are UTF-8: a
+ * `charset` parameter naming anything else is 415, bytes that are not UTF-8 are 400 (never
+ * decoded with replacement characters into a different query).
+ */
+export function decodeUtf8Body(body: Buffer, contentType: string | undefined): string {
+  const charset = /;\s*charset\s*=\s*"?([^";\s]+)"?/i.exec(contentType ?? '')?.[1];
+  if (charset !== undefined && !/^utf-?8$/i.test(charset)) {
+    throw new GraphServerError('UNSUPPORTED_MEDIA_TYPE', `SPARQL requests are UTF-8, not ${charset}`);
+  }
+  try {
+    return STRICT_UTF8.decode(body);
+  } catch {
+    throw new GraphServerError('BAD_REQUEST', 'the request body is not UTF-8');
+  }
+}
+
+/**
+ * An `application/x-www-form-urlencoded` body: name -> value, or every value of a repeated name
+ * (so a handler can refuse two `query=`). Percent-escapes must decode to UTF-8 (400 otherwise).
+ */
+export function parseForm(text: string): Record<string, string | string[]> {
+  const form: Record<string, string | string[]> = Object.create(null) as Record<string, string | string[]>;
+  for (const pair of text.split('&')) {
+    if (pair === '') continue;
+    const eq = pair.indexOf('=');
+    let name: string;
+    let value: string;
+    try {
+      name = decodeURIComponent((eq < 0 ? pair : pair.slice(0, eq)).replace(/\+/g, ' '));
+      value = eq < 0 ? '' : decodeURIComponent(pair.slice(eq + 1).replace(/\+/g, ' '));
+    } catch {
+      throw new GraphServerError('BAD_REQUEST', 'the form is not percent-encoded UTF-8');
+    }
+    const previous = form[name];
+    form[name] = previous === undefined ? value : [...(Array.isArray(previous) ? previous : [previous]), value];
+  }
+  return form;
+}

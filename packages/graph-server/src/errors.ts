@@ -20,13 +20,17 @@ export type GraphServerErrorCode =
   | 'INTERNAL';
 
 export class GraphServerError extends Error {
+  /** Extra reply headers (`allow` of a 405). */
+  readonly headers: Readonly<Record<string, string>>;
+
   constructor(
     readonly code: GraphServerErrorCode,
     message: string,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; headers?: Record<string, string> },
   ) {
-    super(message, options);
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'GraphServerError';
+    this.headers = options?.headers ?? {};
   }
 }
 
@@ -87,6 +91,7 @@ export function errorReply(error: unknown): ErrorReply {
   }
   if (error instanceof StoreError || error instanceof GraphServerError) {
     const status = STATUS[error.code];
+    if (error instanceof GraphServerError) Object.assign(headers, error.headers);
     return { status, headers, body: { error: reasonPhrase(status), code: error.code, message: error.message } };
   }
   const fastifyStatus = (error as { statusCode?: unknown } | null)?.statusCode;

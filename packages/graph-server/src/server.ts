@@ -3,11 +3,11 @@
  * builds the security pipeline, registers the routes; `main.ts` is the thin entry point.
  */
 import { randomUUID } from 'node:crypto';
-import { parse as parseQueryString } from 'node:querystring';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import multipart from '@fastify/multipart';
 import { redactAuthorization } from '@ianode/auth';
 import { openStore, type QuadStore } from '@ianode/store';
+import { decodeUtf8Body, parseForm } from './body.js';
 import { resolveConfig, type GraphServerConfig, type GraphServerConfigInput } from './config.js';
 import { errorReply, GraphServerError } from './errors.js';
 import { createMetrics, type Metrics } from './metrics.js';
@@ -84,10 +84,21 @@ export async function createGraphServer(input: GraphServerConfigInput | GraphSer
   }
 
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
-    done(null, parseQueryString(body as string));
+  // SPARQL protocol bodies: UTF-8 only (415 for another charset, 400 for bytes that are not UTF-8).
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'buffer' }, (req, body, done) => {
+    try {
+      done(null, parseForm(decodeUtf8Body(body as Buffer, req.headers['content-type'])));
+    } catch (error) {
+      done(error as Error, undefined);
+    }
   });
-  app.addContentTypeParser(['application/sparql-query', 'application/sparql-update'], { parseAs: 'string' }, (_req, body, done) => done(null, body));
+  app.addContentTypeParser(['application/sparql-query', 'application/sparql-update'], { parseAs: 'buffer' }, (req, body, done) => {
+    try {
+      done(null, decodeUtf8Body(body as Buffer, req.headers['content-type']));
+    } catch (error) {
+      done(error as Error, undefined);
+    }
+  });
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
     try {
       done(null, JSON.parse(body as string));
@@ -102,10 +113,13 @@ export async function createGraphServer(input: GraphServerConfigInput | GraphSer
   const rateLimit = createRateLimiter(config.limits.requestsPerMinute);
   const ds = `/${config.dataset.name}`;
   const isDatasetRoute = (url: string) => url === ds || url.startsWith(`${ds}/`) || url.startsWith(`${ds}?`);
+  // Fail closed: a request the router sent to any route but the health ones is authenticated,
+  // whatever its raw URL looks like (the router decodes `/%64s/query` to `/ds/query`).
+  const needsCaller = (url: string, route: string | undefined) => isDatasetRoute(url) || (route !== undefined && !route.startsWith('/$/'));
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
-    if (!isDatasetRoute(request.url)) return;
+    if (!needsCaller(request.url, request.routeOptions.url)) return;
     try {
       const caller = await security.authenticate(request.headers.authorization);
       rateLimit(caller.user);

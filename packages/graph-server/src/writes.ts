@@ -15,8 +15,8 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { validateLabel } from '@ianode/abac';
-import type { Dataset } from '@ianode/rdf';
-import { createFileLoader, executeUpdate, parseUpdate, type UpdateOp, type UpdateResult } from '@ianode/sparql';
+import { namedNode, type Dataset } from '@ianode/rdf';
+import { createFileLoader, executeUpdate, parseUpdate, type ParsedUpdate, type UpdateOp, type UpdateResult } from '@ianode/sparql';
 import type { KeyQuad, WriteTransaction } from '@ianode/store';
 import { GraphServerError } from './errors.js';
 import type { RouteContext } from './routes/context.js';
@@ -92,11 +92,42 @@ function visibleNow(ctx: RouteContext, quad: KeyQuad, visible: (label: string) =
   return label === undefined || safeVisible(visible, label);
 }
 
+/** The protocol's dataset for an update: `using-graph-uri` and `using-named-graph-uri` IRIs. */
+export interface UpdateDataset {
+  default: string[];
+  named: string[];
+}
+
+/**
+ * The update with the protocol's dataset (SPARQL 1.1 Protocol §2.2.3) as the USING / USING NAMED
+ * of every DELETE/INSERT operation. An update that names its own dataset (USING, USING NAMED or
+ * WITH) together with the parameters is refused (400). DELETE WHERE and INSERT DATA / DELETE DATA
+ * have no dataset clause and are left as they are.
+ */
+export function withProtocolDataset(parsed: ParsedUpdate, dataset: UpdateDataset | undefined): ParsedUpdate {
+  if (dataset === undefined || (dataset.default.length === 0 && dataset.named.length === 0)) return parsed;
+  const modify = (op: unknown): op is { updateType: 'insertdelete'; graph?: unknown; using?: { default?: unknown[]; named?: unknown[] } } =>
+    (op as { updateType?: string }).updateType === 'insertdelete';
+  for (const op of parsed.operations) {
+    if (modify(op) && (op.graph !== undefined || (op.using?.default?.length ?? 0) > 0 || (op.using?.named?.length ?? 0) > 0)) {
+      throw new GraphServerError('BAD_REQUEST', 'the update names its dataset (USING, USING NAMED or WITH): give that or using-graph-uri / using-named-graph-uri, not both');
+    }
+  }
+  const using = { default: dataset.default.map((iri) => namedNode(iri)), named: dataset.named.map((iri) => namedNode(iri)) };
+  const operations = parsed.operations.map((op) => (modify(op) ? ({ ...op, using } as unknown as typeof op) : op));
+  return { ...parsed, operations };
+}
+
 /** SPARQL Update for a caller: parse (400 before any write), then one transaction. */
-export async function runSparqlUpdate(ctx: RouteContext, request: FastifyRequest, text: string): Promise<UpdateResult & { txId: number }> {
+export async function runSparqlUpdate(
+  ctx: RouteContext,
+  request: FastifyRequest,
+  text: string,
+  options: { baseIRI?: string | undefined; using?: UpdateDataset | undefined } = {},
+): Promise<UpdateResult & { txId: number }> {
   const caller = request.caller!;
   const label = requestLabel(request);
-  const parsed = parseUpdate(text, { baseIRI: ctx.baseIRI });
+  const parsed = withProtocolDataset(parseUpdate(text, { baseIRI: options.baseIRI ?? ctx.baseIRI }), options.using);
   const { queryTimeoutMs, resultRows } = ctx.config.limits;
   const loadDir = process.env.IANODE_UPDATE_LOAD_DIR;
   let value: UpdateResult;

@@ -1,5 +1,5 @@
 /** Test fixtures: an RSA key pair, a local JWKS server, a stub access service, token minting. */
-import { createServer, type Server } from 'node:http';
+import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair, SignJWT, type JWK, type CryptoKey } from 'jose';
 
@@ -84,4 +84,32 @@ export async function sign(
 /** base64url of a JSON value (hand-made tokens: alg none, HS256). */
 export function b64(value: unknown): string {
   return Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)).toString('base64url');
+}
+
+export interface RawResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+}
+
+/**
+ * One HTTP request with node:http, for what fetch will not send: a chosen `Host` header (graph
+ * names of direct identification come from it), HEAD with its headers, raw bytes.
+ */
+export function rawRequest(base: string, method: string, path: string, headers: Record<string, string> = {}, body?: string | Buffer): Promise<RawResponse> {
+  const url = new URL(base);
+  const bytes = body === undefined ? undefined : Buffer.isBuffer(body) ? body : Buffer.from(body);
+  return new Promise((resolve, reject) => {
+    const req = request(
+      { host: url.hostname, port: url.port, method, path, headers: { ...headers, ...(bytes === undefined ? {} : { 'content-length': String(bytes.length) }) } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(bytes);
+  });
 }

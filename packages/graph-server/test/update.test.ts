@@ -6,7 +6,7 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGraphServer, type GraphServer } from '../src/index.js';
-import { accessStub, ISSUER, jwksServer, makeKey, sign, type Key } from './helpers.js';
+import { accessStub, ISSUER, jwksServer, makeKey, rawRequest, sign, type Key } from './helpers.js';
 
 const PUBLIC = `PREFIX : <http://example/>
 :pub :p "public" .
@@ -19,6 +19,7 @@ const DIRECTORY = {
   'admin@test': ['employee', 'ianode_admin', 'ianode_read'],
   'writer@test': ['engineer', 'ianode_admin', 'ianode_read'],
   'reader@test': ['engineer', 'employee', 'ianode_read'],
+  'outsider@test': ['engineer'],
 };
 
 let key: Key;
@@ -191,5 +192,118 @@ describe('Graph Store Protocol writes', () => {
     expect((await gsp('writer', 'PUT', '', '<http://e/a> <http://e/b> <http://e/c> .')).status).toBe(400);
     expect((await gsp('writer', 'PUT', 'default', '<http://e/a> <http://e/b> .')).status).toBe(400);
     expect(logLines.some((l) => l.audit === true && l.operation === 'gsp-delete')).toBe(true);
+  });
+});
+
+describe('secure mode: direct identification, POST creation, HEAD, update dataset, service description', () => {
+  /** A graph only employees see, named as a direct URL on host hr.example. */
+  const HR = 'http://hr.example/ds/data/people';
+  const HR_TRIPLE = '<http://example/emp> <http://example/salary> "100" .';
+  const hr = { host: 'hr.example' };
+  const as = (user: string) => ({ ...hr, authorization: `Bearer ${tokens[user]}` });
+  const turtle = { 'content-type': 'text/turtle' };
+
+  async function resetWithHr(): Promise<void> {
+    await reset();
+    await server.store.load(`<${HR}> { ${HR_TRIPLE} }`, { format: 'application/trig', label: 'employee' });
+  }
+  const hrQuadLabel = () => server.store.labelOf({ s: '<http://example/emp', p: '<http://example/salary', o: '"100"', g: '<' + HR });
+
+  it('without a token every new route answers 401 and shows nothing', async () => {
+    await resetWithHr();
+    const requests: Array<[string, string, Record<string, string>, string?]> = [
+      ['GET', '/ds/data/people', hr],
+      ['HEAD', '/ds/data/people', hr],
+      ['PUT', '/ds/data/people', { ...hr, ...turtle }, '<http://e/a> <http://e/b> <http://e/c> .'],
+      ['POST', '/ds/data/people', { ...hr, ...turtle }, '<http://e/a> <http://e/b> <http://e/c> .'],
+      ['DELETE', '/ds/data/people', hr],
+      ['POST', '/ds/data', { ...hr, ...turtle }, '<http://e/a> <http://e/b> <http://e/c> .'],
+      ['HEAD', `/ds/data?graph=${encodeURIComponent(HR)}`, hr],
+      ['GET', '/ds', hr],
+      ['GET', '/ds/update', hr],
+      ['GET', '/ds/query', hr],
+      // The router decodes the path; the auth check must not be fooled by the raw URL.
+      ['GET', `/%64s/query?query=${encodeURIComponent('SELECT * { GRAPH ?g { ?s ?p ?o } }')}`, hr],
+      ['GET', '/%64s/data/people', hr],
+    ];
+    for (const [method, path, headers, body] of requests) {
+      const r = await rawRequest(base, method, path, headers, body);
+      expect(r.status, `${method} ${path}`).toBe(401);
+      expect(r.headers['www-authenticate'], `${method} ${path}`).toBe('Bearer realm="ianode"');
+      expect(r.text).not.toContain('100');
+      expect(r.text).not.toContain('staff only');
+    }
+    expect(hrQuadLabel()).toBe('employee');
+    expect(await everything()).toHaveLength(STAFF.length + 3);
+  });
+
+  it('a Host header naming a graph reaches only what the caller may see', async () => {
+    await resetWithHr();
+    // The writer (not an employee) cannot see the graph: it does not exist for them, by any method.
+    expect((await rawRequest(base, 'GET', '/ds/data/people', as('writer'))).status).toBe(404);
+    expect((await rawRequest(base, 'HEAD', '/ds/data/people', as('writer'))).status).toBe(404);
+    expect((await rawRequest(base, 'GET', `/ds/data?graph=${encodeURIComponent(HR)}`, as('writer'))).status).toBe(404);
+    expect((await rawRequest(base, 'DELETE', '/ds/data/people', as('writer'))).status).toBe(404);
+    expect(hrQuadLabel()).toBe('employee');
+    // PUT answers as for a new graph, and leaves the invisible quad and its label alone.
+    const put = await rawRequest(base, 'PUT', '/ds/data/people', { ...as('writer'), ...turtle, 'security-label': '*' }, '<http://e/w> <http://e/p> "mine" .');
+    expect(put.status).toBe(201);
+    expect(hrQuadLabel()).toBe('employee');
+    const seen = await rawRequest(base, 'GET', '/ds/data/people', { ...as('writer'), accept: 'application/n-triples' });
+    expect(seen.status).toBe(200);
+    expect(seen.text.trim()).toBe('<http://e/w> <http://e/p> "mine" .');
+    const admin = await rawRequest(base, 'GET', '/ds/data/people', { ...as('admin'), accept: 'application/n-triples' });
+    expect(admin.text).toContain('"100"');
+    expect(admin.text).toContain('"mine"');
+    // The employee sees the graph through the same URL; HEAD says so without a body.
+    const head = await rawRequest(base, 'HEAD', '/ds/data/people', as('reader'));
+    expect(head.status).toBe(200);
+    expect(head.text).toBe('');
+  });
+
+  it('writes through direct URLs and POST creation need the write permission (403, nothing stored)', async () => {
+    await resetWithHr();
+    const before = await everything();
+    for (const [method, path] of [['PUT', '/ds/data/new'], ['POST', '/ds/data/new'], ['POST', '/ds/data'], ['DELETE', '/ds/data/people']] as const) {
+      const r = await rawRequest(base, method, path, { ...as('reader'), ...turtle }, method === 'DELETE' ? undefined : '<http://e/a> <http://e/b> <http://e/c> .');
+      expect(r.status, `${method} ${path}`).toBe(403);
+      expect(JSON.parse(r.text).message).toContain('write');
+    }
+    expect(await everything()).toEqual(before);
+  });
+
+  it('POST creation takes the Security-Label, is audited, and its Location obeys the label', async () => {
+    await resetWithHr();
+    logLines.length = 0;
+    const r = await rawRequest(base, 'POST', '/ds/data', { ...as('admin'), ...turtle, 'security-label': 'employee' }, '<http://e/new> <http://e/p> "created" .');
+    expect(r.status).toBe(201);
+    const location = r.headers.location as string;
+    expect(location).toMatch(/^http:\/\/hr\.example\/ds\/data\/[0-9a-f-]{36}$/);
+    expect(server.store.labelOf({ s: '<http://e/new', p: '<http://e/p', o: '"created"', g: '<' + location })).toBe('employee');
+    expect(logLines.find((l) => l.audit === true && l.operation === 'gsp-post')).toMatchObject({ outcome: 'ok', user: 'admin@test', graph: location, created: true, label: 'employee' });
+    const path = new URL(location).pathname;
+    expect((await rawRequest(base, 'GET', path, as('writer'))).status).toBe(404);
+    const reader = await rawRequest(base, 'GET', path, { ...as('reader'), accept: 'application/n-triples' });
+    expect(reader.status).toBe(200);
+    expect(reader.text).toContain('"created"');
+  });
+
+  it('using-graph-uri cannot widen what an update reads', async () => {
+    await reset();
+    const r = await sparqlUpdate('writer', 'INSERT { GRAPH <http://e/copy> { ?s ?p ?o } } WHERE { ?s ?p ?o }', { 'security-label': '*' }, `/ds/update?using-graph-uri=${encodeURIComponent('http://example/g')}`);
+    expect(r.status).toBe(200);
+    const copied = (await everything()).filter((l) => l.endsWith('http://e/copy'));
+    expect(copied).toEqual(['http://example/pub http://example/p public http://e/copy']);
+  });
+
+  it('the service description needs a token and the read permission, and shows no data', async () => {
+    await resetWithHr();
+    const outsider = await rawRequest(base, 'GET', '/ds', as('outsider'));
+    expect(outsider.status).toBe(403);
+    const r = await rawRequest(base, 'GET', '/ds', as('reader'));
+    expect(r.status).toBe(200);
+    expect(r.headers['content-type']).toBe('text/turtle; charset=utf-8');
+    expect(r.text).toContain('<http://hr.example/ds>');
+    for (const secret of ['staff only', '"100"', 'http://example/', HR]) expect(r.text).not.toContain(secret);
   });
 });

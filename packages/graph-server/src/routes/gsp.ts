@@ -1,19 +1,35 @@
 /**
- * SPARQL 1.1 Graph Store HTTP Protocol reads on `/{ds}/data` and `/{ds}/get` (GET and HEAD):
- * `?default`, `?graph=<iri>`, or neither (the whole dataset). Reads go through the caller's view,
- * so a graph whose quads the caller cannot see answers 404 as if it did not exist.
+ * SPARQL 1.1 Graph Store HTTP Protocol on `/{ds}/data` (and read-only `/{ds}/get`).
  *
- * Writes on `/{ds}/data` (write permission; one atomic transaction each; audited): PUT replaces
- * the caller's visible quads of the graph with the body, POST adds the body, DELETE removes the
- * caller's visible quads of the graph (404 when it has none). `?default` or `?graph=` is required
- * for PUT and DELETE; a POST without either adds quads (N-Quads / TriG) to the dataset. Inserted
- * quads take the `Security-Label` header or the default label (../writes.ts has the rules).
+ * Graphs are named indirectly (`?default`, `?graph=<iri>`: the IRI as given, decoded once) or
+ * directly: a request to `/{ds}/data/<path>` names the graph whose IRI is the request URL
+ * (`http://<Host header><path>`, ../request-iri.ts). Either way the same handlers below run: the
+ * dataset `onRequest` hook has authenticated the caller, reads need the `read` permission and go
+ * through the caller's view (a graph whose quads the caller cannot see answers 404 as if it did not
+ * exist), writes need `write` and run in the caller's write scope (../writes.ts), audited.
+ *
+ * - GET / HEAD: the graph (Turtle by default), the default graph, or with neither parameter the
+ *   whole dataset (TriG, N-Quads, JSON-LD). 404 when the graph has no visible quad.
+ * - PUT: replaces the caller's visible quads of the graph with the body; 201 when the graph had no
+ *   visible quad (created), else 200. DELETE: removes them; 204, or 404 when there were none.
+ * - POST to a graph: adds the body; 201 when that created the graph, else 200.
+ * - POST to `/{ds}/data` without `?default` / `?graph=`: a TriG or N-Quads body is added to the
+ *   dataset as it is (200); triples (Turtle, N-Triples, JSON-LD, multipart) make a NEW graph named
+ *   `http://<Host>/{ds}/data/<uuid>` (201, `Location:` that IRI, which is also its direct URL).
+ * - Bodies: one RDF document by Content-Type, or multipart/form-data with any number of RDF parts
+ *   (format from each part's type, else its file name). Inserted quads take the `Security-Label`
+ *   header or the default label. Relative IRIs in a body resolve against the configured base IRI,
+ *   else the graph's IRI (when http/https), else the endpoint URL.
  */
+import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { defaultGraph, factory, formatFromContentType, namedNode, parseQuadKeys, termToKey, type Dataset, type Quad, type RdfFormat } from '@ianode/rdf';
+import {
+  defaultGraph, factory, formatFromContentType, formatFromExtension, namedNode, parseQuadKeys, termToKey, type Dataset, type Quad, type RdfFormat,
+} from '@ianode/rdf';
 import type { UpdateOp } from '@ianode/sparql';
 import { limitBytes, readText, tooLarge } from '../body.js';
 import { isJsonLd, jsonLdToNQuads } from '../jsonld.js';
+import { directGraphIri, parameterIri, requestOrigin } from '../request-iri.js';
 import { audit, requestLabel, withWriteScope } from '../writes.js';
 import { negotiateResultType, serialiseResult, N_TRIPLES, TRIG, TURTLE } from '../sparql-results.js';
 import { GraphServerError } from '../errors.js';
@@ -22,6 +38,18 @@ import { sendChunks } from './respond.js';
 
 const LABELS_GRAPH = '<http://ndtp.co.uk/security#labels';
 const LABELS_GRAPH_2 = '<http://telicent.io/security#labels';
+const SUPPORTED = 'text/turtle, application/n-triples, application/ld+json, application/n-quads, application/trig, or multipart/form-data of those';
+/** Most parts of one multipart body. */
+const MAX_PARTS = 64;
+
+/** What a request names: the default graph, a named graph, or (neither parameter) the dataset. */
+type Target = { kind: 'default' } | { kind: 'graph'; iri: string } | { kind: 'dataset' };
+
+/** One RDF document of a request body. */
+interface BodyPart {
+  text: string;
+  format: RdfFormat | 'jsonld';
+}
 
 function* quadsOf(view: Dataset, g: number | undefined): Generator<Quad> {
   const dg = defaultGraph();
@@ -31,27 +59,50 @@ function* quadsOf(view: Dataset, g: number | undefined): Generator<Quad> {
   }
 }
 
+/** The RDF format of a media type (and file name, for multipart parts), or undefined. */
+function formatOf(contentType: string | undefined, fileName?: string): BodyPart['format'] | undefined {
+  if (isJsonLd(contentType, fileName)) return 'jsonld';
+  const essence = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+  const format = formatFromContentType(contentType) ?? (essence === 'text/trig' ? 'application/trig' : undefined);
+  if (format !== undefined) return format;
+  return fileName === undefined ? undefined : formatFromExtension(fileName);
+}
+
+const isQuadFormat = (format: BodyPart['format']) => format === 'application/trig' || format === 'application/n-quads';
+
 export function registerGraphStore(app: FastifyInstance, ctx: RouteContext): void {
   const ds = ctx.config.dataset.name;
-  const read = async (request: FastifyRequest, reply: FastifyReply) => {
-    ctx.security.require(request.caller!, 'read');
+  const dataPath = `/${ds}/data`;
+
+  /** `?default` / `?graph=` / neither. */
+  const indirectTarget = (request: FastifyRequest): Target => {
     const query = (request.query ?? {}) as Record<string, unknown>;
     const graphParam = query.graph;
     const isDefault = Object.prototype.hasOwnProperty.call(query, 'default');
     if (Array.isArray(graphParam)) throw new GraphServerError('BAD_REQUEST', 'give one graph= parameter');
     if (isDefault && graphParam !== undefined) throw new GraphServerError('BAD_REQUEST', 'give ?default or ?graph=, not both');
+    if (isDefault) return { kind: 'default' };
+    if (typeof graphParam !== 'string') return { kind: 'dataset' };
+    return { kind: 'graph', iri: parameterIri(graphParam, ctx.baseIRI, 'graph=') };
+  };
+  /** `/{ds}/data/<path>`: the graph named by the request URL. */
+  const directTarget = (request: FastifyRequest): Target => {
+    const query = (request.query ?? {}) as Record<string, unknown>;
+    if (query.graph !== undefined || Object.prototype.hasOwnProperty.call(query, 'default')) {
+      throw new GraphServerError('BAD_REQUEST', `a graph URL under ${dataPath}/ names its graph itself: no ?graph= or ?default`);
+    }
+    return { kind: 'graph', iri: directGraphIri(request, dataPath) };
+  };
+
+  const read = (targetOf: (request: FastifyRequest) => Target) => async (request: FastifyRequest, reply: FastifyReply) => {
+    ctx.security.require(request.caller!, 'read');
+    const target = targetOf(request);
     const view = ctx.viewFor(request.caller!);
     let g: number | undefined;
-    if (isDefault) g = 0;
-    else if (typeof graphParam === 'string') {
-      let iri: string;
-      try {
-        iri = new URL(graphParam, ctx.baseIRI).href;
-      } catch {
-        throw new GraphServerError('BAD_REQUEST', `graph= must be an IRI: ${JSON.stringify(graphParam)}`);
-      }
-      const id = view.lookup(namedNode(iri));
-      if (id === undefined || view.count({ g: id }) === 0) throw new GraphServerError('NOT_FOUND', `no graph <${iri}> in /${ds}`);
+    if (target.kind === 'default') g = 0;
+    else if (target.kind === 'graph') {
+      const id = view.lookup(namedNode(target.iri));
+      if (id === undefined || view.count({ g: id }) === 0) throw new GraphServerError('NOT_FOUND', `no graph <${target.iri}> in /${ds}`);
       g = id;
     }
     const accept = request.headers.accept;
@@ -66,89 +117,137 @@ export function registerGraphStore(app: FastifyInstance, ctx: RouteContext): voi
     if (mediaType === undefined) throw new GraphServerError('NOT_ACCEPTABLE', `cannot serve a graph as ${JSON.stringify(accept)}`);
     return sendChunks(reply, mediaType, serialiseResult({ type: 'quads', quads: quadsOf(view, g) }, mediaType));
   };
-  /** The target of a write: '' default graph, '<iri' a named graph, undefined the dataset. */
-  const targetOf = (request: FastifyRequest): string | undefined => {
-    const query = (request.query ?? {}) as Record<string, unknown>;
-    const graphParam = query.graph;
-    const isDefault = Object.prototype.hasOwnProperty.call(query, 'default');
-    if (Array.isArray(graphParam)) throw new GraphServerError('BAD_REQUEST', 'give one graph= parameter');
-    if (isDefault && graphParam !== undefined) throw new GraphServerError('BAD_REQUEST', 'give ?default or ?graph=, not both');
-    if (isDefault) return '';
-    if (typeof graphParam !== 'string') return undefined;
-    try {
-      return termToKey(namedNode(new URL(graphParam, ctx.baseIRI).href));
-    } catch {
-      throw new GraphServerError('BAD_REQUEST', `graph= must be an IRI: ${JSON.stringify(graphParam)}`);
-    }
-  };
-  /** The body's quads as keys, triples put in `target` (parsed before the transaction starts). */
-  const bodyQuads = async (request: FastifyRequest, target: string | undefined): Promise<UpdateOp['quad'][]> => {
+
+  /** The body's RDF documents, read whole (before the transaction starts); 413 over the upload limit. */
+  const bodyParts = async (request: FastifyRequest): Promise<BodyPart[]> => {
     const limit = ctx.config.limits.uploadBytes;
     const declared = Number(request.headers['content-length']);
     if (Number.isFinite(declared) && declared > limit) throw tooLarge(limit);
     const contentType = request.headers['content-type'];
-    if (contentType === undefined || contentType.trim() === '') throw new GraphServerError('BAD_REQUEST', 'a graph store write needs a Content-Type (text/turtle, application/n-triples, application/n-quads, application/trig, application/ld+json)');
-    const body = request.body as AsyncIterable<Uint8Array> | string | undefined;
-    const source: AsyncIterable<Uint8Array | string> = typeof body === 'string' || body === undefined ? [body ?? ''] as unknown as AsyncIterable<string> : body;
-    let text = await readText(limitBytes(source, limit));
-    let format: RdfFormat | undefined;
-    if (isJsonLd(contentType)) {
-      text = await jsonLdToNQuads(text, ctx.baseIRI);
-      format = 'application/n-quads';
-    } else {
-      const essence = contentType.split(';')[0]!.trim().toLowerCase();
-      format = formatFromContentType(contentType) ?? (essence === 'text/trig' ? 'application/trig' : undefined);
+    if (contentType === undefined || contentType.trim() === '') throw new GraphServerError('BAD_REQUEST', `a graph store write needs a Content-Type: ${SUPPORTED}`);
+    if (request.isMultipart()) {
+      const parts: BodyPart[] = [];
+      let remaining = limit;
+      for await (const part of request.parts({ limits: { fileSize: limit, files: MAX_PARTS, parts: MAX_PARTS } })) {
+        const fileName = part.type === 'file' ? part.filename : undefined;
+        // A plain form field is text/plain by default, which is also N-Triples' old media type:
+        // only a field that declares an RDF type is RDF.
+        const plainField = part.type === 'field' && /^text\/plain\b/i.test(part.mimetype);
+        const format = plainField ? undefined : formatOf(part.mimetype, fileName);
+        if (format === undefined) {
+          if (part.type === 'file') part.file.resume();
+          throw new GraphServerError('UNSUPPORTED_MEDIA_TYPE', `multipart part ${JSON.stringify(part.fieldname)} is not RDF (${part.mimetype}): use ${SUPPORTED}`);
+        }
+        const text = part.type === 'file' ? await readText(limitBytes(part.file, remaining)) : String(part.value);
+        remaining -= Buffer.byteLength(text);
+        if (remaining < 0) throw tooLarge(limit);
+        parts.push({ text, format });
+      }
+      if (parts.length === 0) throw new GraphServerError('BAD_REQUEST', 'a multipart graph store write without an RDF part');
+      return parts;
     }
-    if (format === undefined) throw new GraphServerError('UNSUPPORTED_MEDIA_TYPE', `unsupported content type ${JSON.stringify(contentType)} for a graph store write`);
+    const format = formatOf(contentType);
+    if (format === undefined) throw new GraphServerError('UNSUPPORTED_MEDIA_TYPE', `unsupported content type ${JSON.stringify(contentType)} for a graph store write: use ${SUPPORTED}`);
+    const body = request.body as AsyncIterable<Uint8Array> | string | undefined;
+    const source: AsyncIterable<Uint8Array | string> = typeof body === 'string' || body === undefined ? ([body ?? ''] as unknown as AsyncIterable<string>) : body;
+    return [{ text: await readText(limitBytes(source, limit)), format }];
+  };
+
+  /** The parts' quads as keys; triples go to `graphKey` (undefined = a dataset body keeps its graphs). */
+  const bodyQuads = async (request: FastifyRequest, parts: BodyPart[], graphKey: string | undefined, baseIRI: string | undefined): Promise<UpdateOp['quad'][]> => {
     const quads: UpdateOp['quad'][] = [];
-    parseQuadKeys(text, { format, baseIRI: ctx.baseIRI }, (s, p, o, g) => {
-      if (g !== '' && target !== undefined) throw new GraphServerError('BAD_REQUEST', 'the body has named graphs: a write to one graph takes triples (Turtle, N-Triples, JSON-LD)');
-      if (g === LABELS_GRAPH || g === LABELS_GRAPH_2) throw new GraphServerError('BAD_REQUEST', 'labels graphs are read by POST /' + ds + '/upload only');
-      quads.push({ s: s.slice(), p: p.slice(), o: o.slice(), g: target ?? g });
-    });
+    for (const part of parts) {
+      let text = part.text;
+      let format: RdfFormat;
+      if (part.format === 'jsonld') {
+        text = await jsonLdToNQuads(text, baseIRI);
+        format = 'application/n-quads';
+      } else format = part.format;
+      parseQuadKeys(text, { format, baseIRI }, (s, p, o, g) => {
+        if (g !== '' && graphKey !== undefined) throw new GraphServerError('BAD_REQUEST', 'the body has named graphs: a write to one graph takes triples (Turtle, N-Triples, JSON-LD)');
+        if (g === LABELS_GRAPH || g === LABELS_GRAPH_2) throw new GraphServerError('BAD_REQUEST', `labels graphs are read by POST /${ds}/upload only`);
+        quads.push({ s: s.slice(), p: p.slice(), o: o.slice(), g: graphKey ?? g });
+      });
+    }
     return quads;
   };
-  const write = async (request: FastifyRequest, reply: FastifyReply) => {
+
+  /** Base IRI of a body: configured, else the graph's IRI (http/https), else the endpoint URL. */
+  const bodyBase = (request: FastifyRequest, target: Target): string | undefined => {
+    if (ctx.baseIRI !== undefined) return ctx.baseIRI;
+    if (target.kind === 'graph' && /^https?:\/\//i.test(target.iri)) return target.iri;
+    try {
+      return requestOrigin(request) + dataPath;
+    } catch {
+      return undefined;
+    }
+  };
+
+  const write = (targetOf: (request: FastifyRequest) => Target) => async (request: FastifyRequest, reply: FastifyReply) => {
     ctx.security.require(request.caller!, 'write');
     const label = requestLabel(request);
-    const target = targetOf(request);
+    let target = targetOf(request);
     const method = request.method as 'PUT' | 'POST' | 'DELETE';
-    if (target === undefined && method !== 'POST') throw new GraphServerError('BAD_REQUEST', `${method} /${ds}/data needs ?default or ?graph=<iri>`);
-    const quads = method === 'DELETE' ? [] : await bodyQuads(request, target);
-    let result: { value: boolean; added: number; deleted: number };
+    if (target.kind === 'dataset' && method !== 'POST') throw new GraphServerError('BAD_REQUEST', `${method} ${dataPath} needs ?default or ?graph=<iri> (or a graph URL under ${dataPath}/)`);
+    let newGraph: string | undefined;
+    let quads: UpdateOp['quad'][] = [];
+    if (method !== 'DELETE') {
+      const parts = await bodyParts(request);
+      if (target.kind === 'dataset' && !(parts.length === 1 && isQuadFormat(parts[0]!.format) && !request.isMultipart())) {
+        // POST of a graph to the graph store: the server names a new graph (GSP §5.5).
+        newGraph = `${requestOrigin(request)}${dataPath}/${randomUUID()}`;
+        target = { kind: 'graph', iri: newGraph };
+      }
+      const graphKey = target.kind === 'default' ? '' : target.kind === 'graph' ? termToKey(namedNode(target.iri)) : undefined;
+      quads = await bodyQuads(request, parts, graphKey, bodyBase(request, target));
+    }
+    const graphName = target.kind === 'graph' ? target.iri : target.kind === 'default' ? 'default' : undefined;
+    let result: { value: { found: boolean; created: boolean }; added: number; deleted: number };
     try {
       result = await withWriteScope(ctx, request.caller!, label, (scope) => {
         const ops: UpdateOp[] = [];
-        if (method !== 'POST') {
-          const g = target === '' ? 0 : scope.view.lookup(namedNode(target!.slice(1)));
-          if (g !== undefined) {
-            for (const q of scope.view.match({ g })) {
-              ops.push({ type: 'delete', quad: { s: scope.view.key(q.s), p: scope.view.key(q.p), o: scope.view.key(q.o), g: target! } });
-            }
+        let existed = true; // the default graph always exists; so does "the dataset"
+        if (target.kind !== 'dataset') {
+          const key = target.kind === 'default' ? '' : termToKey(namedNode(target.iri));
+          const g = target.kind === 'default' ? 0 : scope.view.lookup(namedNode(target.iri));
+          const visible = g === undefined ? [] : [...scope.view.match({ g })];
+          if (target.kind === 'graph') existed = visible.length > 0;
+          if (method !== 'POST') {
+            for (const q of visible) ops.push({ type: 'delete', quad: { s: scope.view.key(q.s), p: scope.view.key(q.p), o: scope.view.key(q.o), g: key } });
           }
         }
-        if (method === 'DELETE' && ops.length === 0 && target !== '') return false;
+        if (method === 'DELETE' && !existed) return { found: false, created: false };
         for (const quad of quads) ops.push({ type: 'add', quad });
         scope.apply(ops);
-        return true;
+        return { found: true, created: !existed && quads.length > 0 };
       });
     } catch (error) {
-      audit(request, `gsp-${method.toLowerCase()}`, { outcome: 'failed', graph: target, code: (error as { code?: string }).code, label });
+      audit(request, `gsp-${method.toLowerCase()}`, { outcome: 'failed', graph: graphName, code: (error as { code?: string }).code, label });
       throw error;
     }
-    if (!result.value) throw new GraphServerError('NOT_FOUND', `no graph <${target!.slice(1)}> in /${ds}`);
+    if (!result.value.found) throw new GraphServerError('NOT_FOUND', `no graph <${graphName}> in /${ds}`);
     const txId = ctx.store.stats().txId;
-    audit(request, `gsp-${method.toLowerCase()}`, { outcome: 'ok', graph: target, quads: quads.length, label, txId });
+    audit(request, `gsp-${method.toLowerCase()}`, { outcome: 'ok', graph: graphName, created: result.value.created, quads: quads.length, label, txId });
     if (method === 'DELETE') return reply.code(204).send();
-    return reply.code(200).send({ quads: quads.length, txId });
+    if (newGraph !== undefined) return reply.code(201).header('location', newGraph).send({ quads: quads.length, txId, graph: newGraph });
+    return reply.code(result.value.created ? 201 : 200).send({ quads: quads.length, txId });
   };
-  for (const path of [`/${ds}/data`, `/${ds}/get`]) app.get(path, read);
-  app.put(`/${ds}/data`, write);
-  app.post(`/${ds}/data`, write);
-  app.delete(`/${ds}/data`, write);
+
+  const readOnly = async () => {
+    throw new GraphServerError('METHOD_NOT_ALLOWED', `/${ds}/get is read-only: GET or HEAD`, { headers: { allow: 'GET, HEAD' } });
+  };
+  const noPatch = async () => {
+    throw new GraphServerError('METHOD_NOT_ALLOWED', 'PATCH is not supported: PUT replaces a graph, POST adds to it', { headers: { allow: 'GET, HEAD, PUT, POST, DELETE' } });
+  };
+  // GET routes answer HEAD too (Fastify's exposeHeadRoutes): same handler, no body.
+  app.get(dataPath, read(indirectTarget));
+  app.get(`/${ds}/get`, read(indirectTarget));
+  app.get(`${dataPath}/*`, read(directTarget));
   for (const method of ['PUT', 'POST', 'DELETE'] as const) {
-    app.route({ method, url: `/${ds}/get`, handler: async () => {
-      throw new GraphServerError('METHOD_NOT_ALLOWED', `/${ds}/get is read-only: GET or HEAD`);
-    } });
+    app.route({ method, url: dataPath, handler: write(indirectTarget) });
+    app.route({ method, url: `${dataPath}/*`, handler: write(directTarget) });
+    app.route({ method, url: `/${ds}/get`, handler: readOnly });
   }
+  app.route({ method: 'PATCH', url: dataPath, handler: noPatch });
+  app.route({ method: 'PATCH', url: `${dataPath}/*`, handler: noPatch });
 }
