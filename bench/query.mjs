@@ -6,7 +6,7 @@
  *
  *   npm run bench:query -- --triples 1000000 [--seed 42] [--runs 5] [--queries all|1,2,path]
  *                          [--engines ianode,ianode-abac,oxigraph,comunica] [--json]
- *                          [--warmup 3] [--warmup-ms 1000] [--timeout 120] [--slow 30]
+ *                          [--warmup 3] [--warmup-ms 1000] [--timed-ms 250] [--timeout 120] [--slow 30]
  *                          [--engine-timeout 10800] [--heap 16384]
  */
 import { writeFile, mkdir } from 'node:fs/promises';
@@ -31,7 +31,7 @@ const PEERS = ['oxigraph', 'comunica'];
 
 const args = parseArgs(process.argv.slice(2), {
   triples: '1000000', seed: 42, runs: 0, engines: QUERY_ENGINES.join(','), queries: 'all', json: false,
-  warmup: 3, 'warmup-ms': 1000, timeout: 120, slow: 30, 'engine-timeout': 10800, heap: 16384,
+  warmup: 3, 'warmup-ms': 1000, 'timed-ms': 250, timeout: 120, slow: 30, 'engine-timeout': 10800, heap: 16384,
 });
 const triples = parseCount(args.triples);
 const seed = Number(args.seed);
@@ -56,7 +56,7 @@ const versions = {
 console.log(`# SPARQL queries, BSBM-like N-Triples, ${triples.toLocaleString('en-US')} triples, seed ${seed}`);
 console.log(`# ${host.cpu}, ${host.cores} cores, ${(host.memoryBytes / 2 ** 30).toFixed(1)} GiB, ${host.os}, node ${host.node}`);
 console.log(`# oxigraph ${versions.oxigraph}, @comunica/query-sparql-rdfjs ${versions.comunica} over n3 ${versions.n3} Store; ` +
-  `median of ${runs} timed run(s) after >= ${args.warmup} warm-up runs and >= ${args['warmup-ms']} ms of warm-up ` +
+  `median of >= ${runs} timed run(s) and >= ${args['timed-ms']} ms of them, after >= ${args.warmup} warm-up runs and >= ${args['warmup-ms']} ms of warm-up ` +
   `(one of each for queries slower than ${args.slow} s), one process per engine, per-query timeout ${args.timeout} s`);
 if (engines.includes('ianode-abac')) {
   console.log(`# ianode-abac: ${SLICES} label slices l0..l${SLICES - 1} (by subject), caller attributes ${ATTRIBUTES.join(',')}; ` +
@@ -79,6 +79,7 @@ for (const engine of toRun) {
     runs,
     warmup: Number(args.warmup),
     warmupMs: Number(args['warmup-ms']),
+    timedMs: Number(args['timed-ms']),
     timeoutMs: Number(args.timeout) * 1000,
     slowMs: Number(args.slow) * 1000,
   };

@@ -1,11 +1,15 @@
 /**
  * One engine in a fresh process: load the data once, then for each query warm-up runs (the first
- * one's answer is counted and digested, see results.mjs) and `runs` timed runs.
+ * one's answer is counted and digested, see results.mjs) and timed runs: at least `runs`, going on
+ * until `timedMs` have been spent (at most MAX_TIMED), so a sub-millisecond query's median is
+ * taken over hundreds of runs rather than five.
  *
  * Warm-up is at least `warmup` runs and goes on until `warmupMs` have been spent (at most
  * MAX_WARMUP runs): ianode and Comunica are JavaScript, and V8 optimises a function only after
  * many calls, so a single warm-up measures the interpreter for short queries (a 10 ms query was
- * 40–90 ms for its first ~10 runs). Oxigraph is WebAssembly, compiled before its first run.
+ * 40–90 ms for its first ~10 runs; a 0.05 ms lookup needs some thousand calls, which the old cap
+ * of 50 warm-up runs cut short). Oxigraph is WebAssembly, compiled before its first run. The same
+ * rule applies to every engine.
  *   node --expose-gc query-child.mjs '<json config>'
  * Prints one JSON line per event on stdout, so the parent keeps what was measured even when a
  * later query crashes the process:
@@ -27,7 +31,8 @@ import { median } from './report.mjs';
  * @property {string} engine
  * @property {import('./query-engines/engine.mjs').QueryEngineConfig} data
  * @property {import('./queries.mjs').BenchQuery[]} queries
- * @property {number} runs timed runs per query
+ * @property {number} runs minimum timed runs per query
+ * @property {number} timedMs time runs until this much time has been spent (within MAX_TIMED runs)
  * @property {number} timeoutMs per run
  * @property {number} warmup minimum warm-up runs
  * @property {number} warmupMs warm up until this much time has been spent (within MAX_WARMUP runs)
@@ -35,7 +40,8 @@ import { median } from './report.mjs';
  *   timed run only
  */
 
-const MAX_WARMUP = 50;
+const MAX_WARMUP = 2000;
+const MAX_TIMED = 2000;
 
 /** @param {Record<string, unknown>} record */
 const emit = (record) => process.stdout.write(JSON.stringify(record) + '\n');
@@ -103,7 +109,8 @@ async function main() {
     }
     /** @type {number[]} */
     const times = [];
-    for (let r = 0; r < runs && failure === undefined; r++) {
+    let timedMs = 0;
+    for (let r = 0; (r < runs || (!slow && timedMs < config.timedMs && r < MAX_TIMED)) && failure === undefined; r++) {
       started = performance.now();
       try {
         const n = await engine.run(q.text, { timeoutMs: config.timeoutMs });
@@ -113,6 +120,7 @@ async function main() {
         break;
       }
       times.push(performance.now() - started);
+      timedMs += times[times.length - 1];
       await settle();
     }
     emit({

@@ -26,6 +26,9 @@ export interface StoreState {
 const MAX_ID = 0xffffffff;
 
 export class SnapshotDataset implements Dataset {
+  /** The batch of the last finished `matchBatches` call, for the next one. */
+  private spare: QuadBatch | undefined;
+
   constructor(
     readonly state: StoreState,
     private readonly mask?: VisibilityMask,
@@ -61,7 +64,7 @@ export class SnapshotDataset implements Dataset {
     const order = chooseOrder(pattern);
     const keys = ORDERS[order];
     const prefix = boundPrefix(order, pattern);
-    const { state, mask } = this;
+    const { state } = this;
     // Ranges first, so the batch is no bigger than the match: the engine probes once per row of
     // a nested-loop join, and most probes match a handful of quads or none.
     const ranges: number[] = [];
@@ -73,13 +76,23 @@ export class SnapshotDataset implements Dataset {
     }
     if (total === 0) return;
     const size = Math.min(batchSize, total);
-    const batch: QuadBatch = {
-      length: 0,
-      s: new Uint32Array(size),
-      p: new Uint32Array(size),
-      o: new Uint32Array(size),
-      g: new Uint32Array(size),
-    };
+    // A nested-loop join calls this once per probed row, one call finished before the next
+    // starts: reuse the batch of a finished call (it is handed back below only when its
+    // iteration has ended, so no consumer still reads it under the "copy what you keep" rule).
+    let batch = this.spare;
+    if (batch !== undefined && batch.s.length >= size) this.spare = undefined;
+    else batch = { length: 0, s: new Uint32Array(size), p: new Uint32Array(size), o: new Uint32Array(size), g: new Uint32Array(size) };
+    try {
+      yield* this.fill(batch, order, ranges, size);
+    } finally {
+      batch.length = 0;
+      if (this.spare === undefined || this.spare.s.length < batch.s.length) this.spare = batch;
+    }
+  }
+
+  /** Fill `batch` (room for `size`) from the index ranges of `order` and yield it as it fills. */
+  private *fill(batch: QuadBatch, order: keyof typeof ORDERS, ranges: readonly number[], size: number): Generator<QuadBatch> {
+    const { state, mask } = this;
     const { s: bs, p: bp, o: bo, g: bg } = batch;
     for (let k = 0; k < state.runs.length; k++) {
       const perm = state.runs[k]!.perms[order];

@@ -14,6 +14,17 @@ export function newBatch(width: number, rows = BATCH_ROWS): Batch {
   return { width, length: 0, data: new Uint32Array(width * rows) };
 }
 
+/** Rows of the first output batch of a stage that may yield only a few (it grows from there). */
+export const FIRST_BATCH_ROWS = 32;
+
+/** `b` with twice the room (at most BATCH_ROWS rows), its rows copied. */
+export function grownBatch(b: Batch): Batch {
+  const rows = Math.min(BATCH_ROWS, Math.max(1, (b.data.length / Math.max(1, b.width)) * 2));
+  const data = new Uint32Array(b.width * rows);
+  data.set(b.data.subarray(0, b.length * b.width));
+  return { width: b.width, length: b.length, data };
+}
+
 /** A batch of one row: a copy of `seed`, or all unbound. */
 export function unitBatch(width: number, seed: Uint32Array | undefined): Batch {
   const b = newBatch(width, 1);

@@ -6,7 +6,7 @@
  */
 import type { Dataset, QuadBatch, QuadPattern } from '@ianode/rdf';
 import type { GraphRef, PlanOf, PlanPattern } from '../algebra/plan.js';
-import { appendRow, BATCH_ROWS, newBatch, unitBatch, type Batch } from './batch.js';
+import { appendRow, BATCH_ROWS, FIRST_BATCH_ROWS, grownBatch, newBatch, unitBatch, type Batch } from './batch.js';
 import { constantPattern, PatternHashIndex } from './pattern-hash.js';
 import type { Env, QueryContext } from './context.js';
 
@@ -120,8 +120,10 @@ function* probeStage(q: QueryContext, pat: PlanPattern, gm: GraphMode, input: It
   const graphs = gm.kind === 'fixed' ? [gm.id] : gm.kind === 'merge' ? gm.ids : gm.kind === 'none' ? [] : [-1];
   const dedupe = graphs.length > 1;
   const probe: QuadPattern = {};
-  const memo = graphs.length === 1 ? new ProbeMemo() : undefined;
-  let out = newBatch(W);
+  // Made on the first probe that can use it (a seeded stage probes one row and never does).
+  let memo: ProbeMemo | undefined;
+  // Start small and grow: a stage run once per row of a seeded join often yields a handful.
+  let out = newBatch(W, FIRST_BATCH_ROWS);
 
   for (const inb of input) {
     q.tick();
@@ -152,7 +154,7 @@ function* probeStage(q: QueryContext, pat: PlanPattern, gm: GraphMode, input: It
       const boundVars = (sSlot >= 0 && !sFree ? 1 : 0) + (pSlot >= 0 && !pFree ? 1 : 0) + (oSlot >= 0 && !oFree ? 1 : 0) + (gSlot >= 0 && !gFree ? 1 : 0);
       // The key is the value and which position holds it (rows may bind different positions).
       const memoKey =
-        memo !== undefined && n > 1 && boundVars === 1
+        graphs.length === 1 && n > 1 && boundVars === 1
           ? sSlot >= 0 && !sFree
             ? s * 4
             : pSlot >= 0 && !pFree
@@ -166,7 +168,7 @@ function* probeStage(q: QueryContext, pat: PlanPattern, gm: GraphMode, input: It
           if (!gFree && !q.isNamed(gBound)) continue;
           probe.g = gFree ? undefined : gBound;
         } else probe.g = g;
-        const source = memoKey >= 0 ? memo!.answer(memoKey, ds, probe, bs) : ds.matchBatches(probe, bs);
+        const source = memoKey >= 0 ? (memo ??= new ProbeMemo()).answer(memoKey, ds, probe, bs) : ds.matchBatches(probe, bs);
         for (const qb of source) {
           if (bs !== PROBE_BATCH) q.tick();
           const qs = qb.s;
@@ -184,9 +186,11 @@ function* probeStage(q: QueryContext, pat: PlanPattern, gm: GraphMode, input: It
               if (seen.has(k)) continue;
               seen.add(k);
             }
-            if (out.length === BATCH_ROWS) {
-              yield out;
-              out = newBatch(W);
+            if (out.length * W >= out.data.length) {
+              if (out.length >= BATCH_ROWS) {
+                yield out;
+                out = newBatch(W);
+              } else out = grownBatch(out);
             }
             const od = out.data;
             const ob = out.length * W;
@@ -216,9 +220,11 @@ function* probeStage(q: QueryContext, pat: PlanPattern, gm: GraphMode, input: It
         }
       }
       if (optional && !matched) {
-        if (out.length === BATCH_ROWS) {
-          yield out;
-          out = newBatch(W);
+        if (out.length * W >= out.data.length) {
+          if (out.length >= BATCH_ROWS) {
+            yield out;
+            out = newBatch(W);
+          } else out = grownBatch(out);
         }
         appendRow(out, d, base);
       }
