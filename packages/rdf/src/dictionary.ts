@@ -24,8 +24,9 @@ export interface TermLookup {
 
 const EMPTY = 0xffffffff;
 const CACHE_SIZE = 1024;
-/** Slots of the decoded-term cache (direct-mapped by id). */
-const DECODED_SIZE = 1 << 13;
+/** Slots of the decoded-term cache (direct-mapped by id; about 5 MB when full). */
+export const DECODED_CACHE_SLOTS = 1 << 15;
+const DECODED_SIZE = DECODED_CACHE_SLOTS;
 
 /** Cache slot of a key from its length and two of its characters (no full hash). */
 function cacheSlot(key: string): number {
@@ -33,6 +34,13 @@ function cacheSlot(key: string): number {
   return (n ^ (key.charCodeAt(n >> 1) << 3) ^ (key.charCodeAt(n - 1) << 6) ^ (key.charCodeAt(n - 3) << 1)) & (CACHE_SIZE - 1);
 }
 const MAX_ARENA = 0xffffffff;
+
+/** Node's Buffer#utf8Slice where it exists: `toString('utf8', a, b)` checks its arguments and
+ * looks up the encoding on every call, about as much work as decoding a short key. */
+const nativeUtf8Slice = (Buffer.prototype as unknown as { utf8Slice?: (start: number, end: number) => string }).utf8Slice;
+function utf8Slice(buf: Buffer, start: number, end: number): string {
+  return nativeUtf8Slice !== undefined ? nativeUtf8Slice.call(buf, start, end) : buf.toString('utf8', start, end);
+}
 
 /** FNV-1a over bytes [0, n). */
 function hashBytes(b: Uint8Array, n: number): number {
@@ -157,7 +165,7 @@ export class TermDictionary implements TermLookup {
     const slot = id & (DECODED_SIZE - 1);
     if (this.decodedIds[slot] === id) return this.decodedKeys[slot]!;
     if (!(id >= 0 && id < this.count)) throw new RangeError(`unknown term id ${id}`);
-    const key = this.arena.toString('utf8', this.starts[id]!, this.starts[id + 1]!);
+    const key = utf8Slice(this.arena, this.starts[id]!, this.starts[id + 1]!);
     this.decodedIds[slot] = id;
     this.decodedKeys[slot] = key;
     this.decodedTerms[slot] = undefined;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  blankNode, DEFAULT_GRAPH_ID, defaultGraph, keyToTerm, literal, namedNode, TermDictionary, termToKey, type Term,
+  blankNode, DECODED_CACHE_SLOTS, DEFAULT_GRAPH_ID, defaultGraph, keyToTerm, literal, namedNode, TermDictionary, termToKey, type Term,
 } from '../src/index.js';
 
 const XSD = 'http://www.w3.org/2001/XMLSchema#';
@@ -79,18 +79,19 @@ describe('TermDictionary', () => {
 
   it('serves decoded terms from its cache but never a forgotten or unknown id', () => {
     const d = new TermDictionary();
-    // Ids that share cache slots (the cache has 8192 slots): each decode evicts the other.
+    // Ids that share cache slots: each decode evicts the other.
+    const slots = DECODED_CACHE_SLOTS;
     const ids: number[] = [];
-    for (let i = 0; i < 8200; i++) ids.push(d.intern(`<http://ex/t${i}`));
+    for (let i = 0; i < slots + 8; i++) ids.push(d.intern(`<http://ex/t${i}`));
     const first = ids[0]!;
-    const twin = ids.find((id) => id !== first && (id & 8191) === (first & 8191))!;
+    const twin = ids.find((id) => id !== first && (id & (slots - 1)) === (first & (slots - 1)))!;
     expect(d.term(first).value).toBe('http://ex/t0');
     expect(d.term(first)).toBe(d.term(first));
     expect(d.key(twin)).toBe(`<http://ex/t${twin - first}`);
     expect(d.term(first).value).toBe('http://ex/t0');
     // Empty slots never answer: not for 0xffffffff, negative or fractional ids.
     const fresh = new TermDictionary();
-    for (const bad of [0xffffffff, 0xfffffffe, 8191, 8190, 1, -1, 1.5, Number.NaN]) {
+    for (const bad of [0xffffffff, 0xfffffffe, slots - 1, slots - 2, 1, -1, 1.5, Number.NaN]) {
       expect(() => fresh.key(bad), String(bad)).toThrow(RangeError);
       expect(() => fresh.term(bad), String(bad)).toThrow(RangeError);
     }
