@@ -94,7 +94,57 @@ export function mergePerm(cols: ColumnSet, keys: readonly Position[], a: Uint32A
   return out;
 }
 
-/** Index range [lo, hi) of rows in `perm` whose leading positions equal `prefix`. */
+/** Which subject and object ids a run holds, one bit an id, built on first use per position. */
+const presence = new WeakMap<Run, { s?: Uint32Array; o?: Uint32Array }>();
+
+function presenceOf(cols: ColumnSet, run: Run, pos: 's' | 'o'): Uint32Array {
+  let entry = presence.get(run);
+  if (entry === undefined) presence.set(run, (entry = {}));
+  let bits = entry[pos];
+  if (bits === undefined) {
+    const col = cols[pos];
+    const rows = run.perms.spog;
+    let max = 0;
+    for (let i = 0; i < rows.length; i++) {
+      const v = col[rows[i]!]!;
+      if (v > max) max = v;
+    }
+    bits = new Uint32Array((max >>> 5) + 1);
+    for (let i = 0; i < rows.length; i++) {
+      const v = col[rows[i]!]!;
+      bits[v >>> 5]! |= 1 << (v & 31);
+    }
+    entry[pos] = bits;
+  }
+  return bits;
+}
+
+/**
+ * False when the run holds no quad with the pattern's subject or object, so a match can skip its
+ * binary searches. A store of several runs (one per load, until merged) pays a search per run and
+ * probe otherwise, though a subject usually lives in one. Rows and their values never change in
+ * a run (deletes are marked elsewhere), so the bits stay right; a deleted row only makes them
+ * say "maybe".
+ */
+export function runMayMatch(cols: ColumnSet, run: Run, s: number | undefined, o: number | undefined): boolean {
+  if (s !== undefined) {
+    const bits = presenceOf(cols, run, 's');
+    const w = s >>> 5;
+    if (w >= bits.length || (bits[w]! & (1 << (s & 31))) === 0) return false;
+  }
+  if (o !== undefined) {
+    const bits = presenceOf(cols, run, 'o');
+    const w = o >>> 5;
+    if (w >= bits.length || (bits[w]! & (1 << (o & 31))) === 0) return false;
+  }
+  return true;
+}
+
+/** Index range [lo, hi) of rows in `perm` whose leading positions equal `prefix`.
+ *
+ * This runs once per probed row of a nested-loop join, so it is written for that: the prefix's
+ * columns are looked up once (not by key at every comparison), and the upper bound gallops from
+ * the lower one (most ranges are short: a subject's few quads). */
 export function prefixRange(
   cols: ColumnSet,
   keys: readonly Position[],
@@ -102,31 +152,52 @@ export function prefixRange(
   prefix: readonly number[],
 ): [number, number] {
   const n = perm.length;
-  if (prefix.length === 0) return [0, n];
-  // lower bound: first row >= prefix
+  const m = prefix.length;
+  if (m === 0) return [0, n];
+  const c0 = cols[keys[0]!];
+  const c1 = m > 1 ? cols[keys[1]!] : c0;
+  const c2 = m > 2 ? cols[keys[2]!] : c0;
+  const c3 = m > 3 ? cols[keys[3]!] : c0;
+  const v0 = prefix[0]!;
+  const v1 = m > 1 ? prefix[1]! : 0;
+  const v2 = m > 2 ? prefix[2]! : 0;
+  const v3 = m > 3 ? prefix[3]! : 0;
+  /** The row's prefix compared with the wanted one: < 0, 0 or > 0. */
+  const cmp = (row: number): number => {
+    let d = c0[row]! - v0;
+    if (d !== 0 || m === 1) return d;
+    d = c1[row]! - v1;
+    if (d !== 0 || m === 2) return d;
+    d = c2[row]! - v2;
+    if (d !== 0 || m === 3) return d;
+    return c3[row]! - v3;
+  };
+  const end = n;
   let lo = 0;
   let hi = n;
+  // lower bound: first row >= prefix
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (comparePrefix(cols, keys, perm[mid]!, prefix) < 0) lo = mid + 1;
+    if (cmp(perm[mid]!) < 0) lo = mid + 1;
     else hi = mid;
   }
   const start = lo;
-  hi = n;
+  if (start === end || cmp(perm[start]!) !== 0) return [start, start];
+  // upper bound: gallop past the last equal row, then search the last step
+  let step = 1;
+  let last = start; // known equal
+  while (last + step < end && cmp(perm[last + step]!) === 0) {
+    last += step;
+    step *= 2;
+  }
+  lo = last + 1;
+  hi = Math.min(end, last + step);
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (comparePrefix(cols, keys, perm[mid]!, prefix) <= 0) lo = mid + 1;
+    if (cmp(perm[mid]!) <= 0) lo = mid + 1;
     else hi = mid;
   }
   return [start, lo];
-}
-
-function comparePrefix(cols: ColumnSet, keys: readonly Position[], row: number, prefix: readonly number[]): number {
-  for (let i = 0; i < prefix.length; i++) {
-    const d = cols[keys[i]!][row]! - prefix[i]!;
-    if (d !== 0) return d;
-  }
-  return 0;
 }
 
 /** The row of quad (g, s, p, o) in a run that is live at commit `txId`, or -1. */

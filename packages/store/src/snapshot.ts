@@ -7,8 +7,8 @@ import type { Dataset, IdQuad, LabelPredicate, QuadBatch, QuadPattern, Term } fr
 import { termToKey, type TermDictionary } from '@ianode/rdf';
 import type { RowColumns } from './columns.js';
 import type { LabelTable } from './labels.js';
-import { boundPrefix, chooseOrder, ORDERS } from './orders.js';
-import { prefixRange, type Run } from './run.js';
+import { boundPrefix, chooseOrder, ORDERS, type OrderName } from './orders.js';
+import { prefixRange, runMayMatch, type Run } from './run.js';
 import { VisibilityMask } from './visibility.js';
 
 /** One committed state. Immutable once published (the columns only grow past `rowCount`). */
@@ -62,18 +62,11 @@ export class SnapshotDataset implements Dataset {
     if (!Number.isInteger(batchSize) || batchSize < 1) throw new TypeError(`batchSize must be a positive integer, got ${batchSize}`);
     if (!validPattern(pattern)) return;
     const order = chooseOrder(pattern);
-    const keys = ORDERS[order];
-    const prefix = boundPrefix(order, pattern);
-    const { state } = this;
     // Ranges first, so the batch is no bigger than the match: the engine probes once per row of
     // a nested-loop join, and most probes match a handful of quads or none.
-    const ranges: number[] = [];
+    const ranges = this.runRanges(order, pattern);
     let total = 0;
-    for (const run of state.runs) {
-      const [lo, hi] = prefixRange(state.cols, keys, run.perms[order], prefix);
-      ranges.push(lo, hi);
-      total += hi - lo;
-    }
+    for (let k = 0; k < ranges.length; k += 2) total += ranges[k + 1]! - ranges[k]!;
     if (total === 0) return;
     const size = Math.min(batchSize, total);
     // A nested-loop join calls this once per probed row, one call finished before the next
@@ -145,13 +138,13 @@ export class SnapshotDataset implements Dataset {
     if (!validPattern(pattern)) return 0;
     const { state, mask } = this;
     const order = chooseOrder(pattern);
-    const keys = ORDERS[order];
-    const prefix = boundPrefix(order, pattern);
+    const ranges = this.runRanges(order, pattern);
     const exactRanges = state.deletedRows === 0 && (mask === undefined || mask.allVisible());
     let total = 0;
-    for (const run of state.runs) {
-      const perm = run.perms[order];
-      const [lo, hi] = prefixRange(state.cols, keys, perm, prefix);
+    for (let k = 0; k < state.runs.length; k++) {
+      const perm = state.runs[k]!.perms[order];
+      const lo = ranges[2 * k]!;
+      const hi = ranges[2 * k + 1]!;
       if (exactRanges) {
         total += hi - lo;
         continue;
@@ -175,16 +168,29 @@ export class SnapshotDataset implements Dataset {
    * on `count` in O(runs · log n), for the planner (it can count invisible quads; see Dataset). */
   estimate(pattern: QuadPattern): number {
     if (!validPattern(pattern)) return 0;
+    const ranges = this.runRanges(chooseOrder(pattern), pattern);
+    let total = 0;
+    for (let k = 0; k < ranges.length; k += 2) total += ranges[k + 1]! - ranges[k]!;
+    return total;
+  }
+
+  /** [lo, hi) of the pattern in each run's `order` permutation, as lo0, hi0, lo1, hi1, ... With
+   * several runs, a run that holds none of the pattern's subject or object is not searched. */
+  private runRanges(order: OrderName, pattern: QuadPattern): number[] {
     const { state } = this;
-    const order = chooseOrder(pattern);
     const keys = ORDERS[order];
     const prefix = boundPrefix(order, pattern);
-    let total = 0;
+    const skip = state.runs.length > 1 && (pattern.s !== undefined || pattern.o !== undefined);
+    const ranges: number[] = [];
     for (const run of state.runs) {
+      if (skip && !runMayMatch(state.cols, run, pattern.s, pattern.o)) {
+        ranges.push(0, 0);
+        continue;
+      }
       const [lo, hi] = prefixRange(state.cols, keys, run.perms[order], prefix);
-      total += hi - lo;
+      ranges.push(lo, hi);
     }
-    return total;
+    return ranges;
   }
 
   graphs(): number[] {
