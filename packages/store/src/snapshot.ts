@@ -114,10 +114,11 @@ export class SnapshotDataset implements Dataset {
               if (d !== 0 && d <= txId) continue;
             }
             if (mask !== undefined) {
-              // The mask's byte table first (1 = visible); anything else asks the mask, which
-              // evaluates a label it has not seen yet.
+              // The mask's byte table first (1 visible, 2 hidden); 0 or past its end asks the
+              // mask, which evaluates a label it has not seen yet.
               const id = label[r]!;
-              if (mask.bytes[id] !== 1 && !mask.visible(id)) continue;
+              const v = mask.bytes[id];
+              if (v !== 1 && (v === 2 || !mask.visible(id))) continue;
             }
             bs[n] = s[r]!;
             bp[n] = p[r]!;
