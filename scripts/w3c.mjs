@@ -12,7 +12,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { readManifest } from './w3c/manifest.mjs';
+import { readManifest, SUITES_ROOT } from './w3c/manifest.mjs';
 import { rdfSuites } from './w3c/rdf-suites.mjs';
 import { sparqlSuites } from './w3c/sparql-suites.mjs';
 import { httpSuites } from './w3c/http-suites.mjs';
@@ -60,7 +60,7 @@ function* manifestEntries(file, root, seen = new Set()) {
 
 async function main() {
   const args = parseArgs(process.argv.slice(2));
-  const root = process.env.IANODE_W3C_DIR ? path.resolve(process.env.IANODE_W3C_DIR) : path.resolve(repoRoot, '../shared/w3c');
+  const root = SUITES_ROOT;
   const suites = SUITES.filter((s) => args.suites.length === 0 || args.suites.includes(s.name));
   if (suites.length === 0) {
     console.error(`no suite named ${args.suites.join(', ')}; suites: ${SUITES.map((s) => s.name).join(', ')}`);

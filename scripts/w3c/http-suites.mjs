@@ -32,12 +32,13 @@ import { request as httpRequest } from 'node:http';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { formatFromContentType } from '@ianode/rdf';
-import { fileOf, HTS, objectOf, objectsOf, PUBLISHED_ROOT, RDF, RDFS, readConnection, UT } from './manifest.mjs';
+import { fileOf, HTS, objectOf, objectsOf, PUBLISHED_ROOT, SUITES_ROOT, RDF, RDFS, readConnection, UT } from './manifest.mjs';
 import { compareWithExpected, parseRdfText, readRdfKeys, resultsModule } from './sparql-results.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, '../..');
-const suitesRoot = process.env.IANODE_W3C_DIR ? path.resolve(process.env.IANODE_W3C_DIR) : path.resolve(repoRoot, '../shared/w3c');
+// The same folder scripts/w3c.mjs reads.
+const suitesRoot = SUITES_ROOT;
 /** A module exporting createGraphServer (as packages/graph-server does): $IANODE_W3C_GRAPH_SERVER or ours. */
 const SERVER_MODULE = process.env.IANODE_W3C_GRAPH_SERVER
   ? path.resolve(process.env.IANODE_W3C_GRAPH_SERVER)

@@ -27,13 +27,13 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { HTTP_MANIFESTS } from './http-suites.mjs';
-import { fileOf, MF, objectOf, objectsOf, PUBLISHED_ROOT, QT, readManifest, RDFS, UT } from './manifest.mjs';
+import { fileOf, MF, objectOf, objectsOf, PUBLISHED_ROOT, SUITES_ROOT, QT, readManifest, RDFS, UT } from './manifest.mjs';
 import { loadEngine } from './sparql-evaluate.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, '../..');
 // The same folder scripts/w3c.mjs reads.
-const suitesRoot = process.env.IANODE_W3C_DIR ? path.resolve(process.env.IANODE_W3C_DIR) : path.resolve(repoRoot, '../shared/w3c');
+const suitesRoot = SUITES_ROOT;
 const engineModule = process.env.IANODE_W3C_SPARQL_ENGINE
   ? path.resolve(process.env.IANODE_W3C_SPARQL_ENGINE)
   : path.join(repoRoot, 'packages/sparql/dist/index.js');

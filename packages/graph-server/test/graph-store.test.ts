@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parseQuads } from '@ianode/rdf';
 import { createGraphServer, type GraphServer } from '../src/index.js';
-import { rawRequest } from './helpers.js';
+import { clearStore, rawRequest } from './helpers.js';
 
 const TTL = '<http://www.example/person/1> <http://xmlns.com/foaf/0.1/name> "Jane Doe" .';
 const TTL2 = '<http://www.example/person/1> <http://xmlns.com/foaf/0.1/familyName> "Doe" .';
@@ -35,10 +35,7 @@ afterAll(async () => {
 });
 
 beforeEach(async () => {
-  await server.store.transaction((tx) => {
-    const s = server.store;
-    for (const q of [...s.match({})]) tx.delete({ s: s.key(q.s), p: s.key(q.p), o: s.key(q.o), g: q.g === 0 ? '' : s.key(q.g) });
-  });
+  await clearStore(server.store);
 });
 
 describe('status codes', () => {

@@ -1,6 +1,7 @@
 /** Test fixtures: an RSA key pair, a local JWKS server, a stub access service, token minting. */
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { QuadStore } from '@ianode/store';
 import { exportJWK, generateKeyPair, SignJWT, type JWK, type CryptoKey } from 'jose';
 
 export interface Key {
@@ -111,5 +112,12 @@ export function rawRequest(base: string, method: string, path: string, headers: 
     );
     req.on('error', reject);
     req.end(bytes);
+  });
+}
+
+/** Delete every quad of the store (between tests that share one server). */
+export async function clearStore(store: QuadStore): Promise<void> {
+  await store.transaction((tx) => {
+    for (const q of [...store.match({})]) tx.delete({ s: store.key(q.s), p: store.key(q.p), o: store.key(q.o), g: q.g === 0 ? '' : store.key(q.g) });
   });
 }

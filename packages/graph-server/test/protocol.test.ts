@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parseQuads, type Quad } from '@ianode/rdf';
 import { createGraphServer, type GraphServer } from '../src/index.js';
-import { rawRequest } from './helpers.js';
+import { clearStore, rawRequest } from './helpers.js';
 
 const SD = 'http://www.w3.org/ns/sparql-service-description#';
 const DOC = '<http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <http://xmlns.com/foaf/0.1/Document>';
@@ -40,10 +40,7 @@ afterAll(async () => {
 });
 
 beforeEach(async () => {
-  await server.store.transaction((tx) => {
-    const s = server.store;
-    for (const q of [...s.match({})]) tx.delete({ s: s.key(q.s), p: s.key(q.p), o: s.key(q.o), g: q.g === 0 ? '' : s.key(q.g) });
-  });
+  await clearStore(server.store);
   await server.store.load(DATA, { format: 'application/trig' });
 });
 
