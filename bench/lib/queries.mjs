@@ -10,6 +10,7 @@
 import { bsbmScale } from './bsbm.mjs';
 import { PRODUCTS_PER_PRODUCER } from './bsbm-model.mjs';
 import { createRandom } from './random.mjs';
+import { fnv1a } from './slices.mjs';
 import { VOC, INST, RDF, RDFS, REV, COUNTRIES, COUNTRY_CODES } from './vocabulary.mjs';
 
 const PREFIXES = `PREFIX bsbm: <${VOC}>
@@ -38,9 +39,19 @@ export function bsbmQueries({ triples, seed }) {
   // A stream of its own (seed mixed with a constant), so the constants do not follow the data's
   // first random numbers.
   const rnd = createRandom((seed ^ 0x9e3779b9) >>> 0);
-  const productIndex = rnd.int(0, Math.max(0, Math.floor(scale.products * 0.9) - 1));
-  const producerOf = Math.floor(productIndex / PRODUCTS_PER_PRODUCER) % scale.producers;
-  const product = `<${INST}dataFromProducer${producerOf + 1}/Product${productIndex + 1}>`;
+  // The product of the lookup and DESCRIBE: drawn until it lies in a label slice the ABAC caller
+  // sees (an even slice, see slices.mjs and query.mjs), so ianode-abac answers them with rows too.
+  const productIri = (/** @type {number} */ index) => {
+    const producerOf = Math.floor(index / PRODUCTS_PER_PRODUCER) % scale.producers;
+    return `<${INST}dataFromProducer${producerOf + 1}/Product${index + 1}>`;
+  };
+  // Redraws come from a stream of their own, so the other constants stay what they were.
+  const redraw = createRandom((seed ^ 0x5bd1e995) >>> 0);
+  let productIndex = rnd.int(0, Math.max(0, Math.floor(scale.products * 0.9) - 1));
+  for (let tries = 0; tries < 100 && (fnv1a(productIri(productIndex)) % 10) % 2 !== 0; tries++) {
+    productIndex = redraw.int(0, Math.max(0, Math.floor(scale.products * 0.9) - 1));
+  }
+  const product = productIri(productIndex);
   const country = `country:${COUNTRY_CODES[rnd.int(0, COUNTRY_CODES.length - 1)]}`;
   // Children of the root (ProductType2..7): each has subtypes down to the leaves products carry.
   const type = `inst:ProductType${rnd.int(2, 7)}`;
