@@ -133,3 +133,33 @@ describe('graph store reads', () => {
     expect((await fetch(`${base}/ds/data`, { method: 'HEAD' })).status).toBe(200);
   });
 });
+
+describe('query time limit', () => {
+  let slow: GraphServer;
+  let slowBase: string;
+  beforeAll(async () => {
+    slow = await createGraphServer({ limits: { queryTimeoutMs: 100 } }, { logger: false });
+    slowBase = await slow.listen({ port: 0 });
+    const lines: string[] = [];
+    for (let i = 0; i < 2000; i++) lines.push(`<http://x/r${i}> <http://x/k> ${i} .`);
+    await slow.store.load(lines.join('\n'), { format: 'text/turtle' });
+  });
+  afterAll(() => slow.close());
+
+  it('cancels a query over the limit with 503 QUERY_TIMEOUT, promptly, and goes on serving', async () => {
+    // 8e9 rows to sort: nothing can be sent before the deadline.
+    const cross = 'SELECT * { ?a <http://x/k> ?x . ?b <http://x/k> ?y . ?c <http://x/k> ?z } ORDER BY ?z';
+    const started = Date.now();
+    const r = await fetch(`${slowBase}/ds?query=${encodeURIComponent(cross)}`);
+    const elapsed = Date.now() - started;
+    expect(r.status).toBe(503);
+    const body = (await r.json()) as { code: string; message: string };
+    expect(body.code).toBe('QUERY_TIMEOUT');
+    expect(body.message).toMatch(/100 ms/);
+    expect(elapsed).toBeLessThan(5000);
+    // The cancelled query no longer holds the event loop: the next one is answered.
+    const ok = await fetch(`${slowBase}/ds?query=${encodeURIComponent('ASK { <http://x/r1> <http://x/k> 1 }')}`);
+    expect(ok.status).toBe(200);
+    expect(((await ok.json()) as { boolean: boolean }).boolean).toBe(true);
+  });
+});
