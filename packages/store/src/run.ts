@@ -13,6 +13,8 @@ export type Perms = Record<OrderName, Uint32Array>;
 export interface Run {
   readonly size: number;
   readonly perms: Perms;
+  /** Which subject / object ids the run holds (see `runMayMatch`), built on first use. */
+  presence?: { s?: Uint32Array; o?: Uint32Array };
 }
 
 /** Build a run from row ids (any order). Pass `spogSorted` when they are already in SPOG order. */
@@ -30,6 +32,7 @@ export function buildRun(cols: ColumnSet, rows: Uint32Array, spogSorted = false)
       gpos: stableSortByGraph(cols.g, posg),
       gosp: stableSortByGraph(cols.g, ospg),
     },
+    presence: undefined,
   };
 }
 
@@ -46,6 +49,7 @@ export async function buildRunParallel(cols: ColumnSet, spog: Uint32Array): Prom
       gpos: stableSortByGraph(cols.g, posg),
       gosp: stableSortByGraph(cols.g, ospg),
     },
+    presence: undefined,
   };
 }
 
@@ -63,7 +67,7 @@ export function mergeRuns(cols: ColumnSet, a: Run, b: Run): Run {
       perms[gName] = mergePerm(cols, ORDERS[gName], a.perms[gName], b.perms[gName]);
     }
   }
-  return { size: a.size + b.size, perms };
+  return { size: a.size + b.size, perms, presence: undefined };
 }
 
 function sameSingleGraph(g: Uint32Array, a: Uint32Array, b: Uint32Array): boolean {
@@ -94,12 +98,9 @@ export function mergePerm(cols: ColumnSet, keys: readonly Position[], a: Uint32A
   return out;
 }
 
-/** Which subject and object ids a run holds, one bit an id, built on first use per position. */
-const presence = new WeakMap<Run, { s?: Uint32Array; o?: Uint32Array }>();
-
+/** Which subject or object ids a run holds, one bit an id, built on first use per position. */
 function presenceOf(cols: ColumnSet, run: Run, pos: 's' | 'o'): Uint32Array {
-  let entry = presence.get(run);
-  if (entry === undefined) presence.set(run, (entry = {}));
+  const entry = (run.presence ??= {});
   let bits = entry[pos];
   if (bits === undefined) {
     const col = cols[pos];
