@@ -23,8 +23,8 @@ export interface IdQuad {
   g: number;
 }
 
-/** Columns of up to `length` matching quads. The arrays may be reused by the next batch:
- * copy what you keep. */
+/** Columns of up to `length` matching quads. The arrays may be reused by the next batch, and by
+ * another `matchBatches` call once this iteration has ended: copy what you keep. */
 export interface QuadBatch {
   length: number;
   s: Uint32Array;
