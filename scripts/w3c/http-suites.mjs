@@ -32,18 +32,15 @@ import { request as httpRequest } from 'node:http';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { formatFromContentType } from '@ianode/rdf';
-import { fileOf, HTS, objectOf, objectsOf, PUBLISHED_ROOT, SUITES_ROOT, RDF, RDFS, readConnection, UT } from './manifest.mjs';
+import { fileOf, HTS, objectOf, objectsOf, PUBLISHED_ROOT, SUITES_ROOT, moduleUnderTest, TEST_TIMEOUT_MS, RDF, RDFS, readConnection, UT } from './manifest.mjs';
 import { compareWithExpected, parseRdfText, readRdfKeys, resultsModule } from './sparql-results.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const repoRoot = path.resolve(here, '../..');
 // The same folder scripts/w3c.mjs reads.
 const suitesRoot = SUITES_ROOT;
 /** A module exporting createGraphServer (as packages/graph-server does): $IANODE_W3C_GRAPH_SERVER or ours. */
-const SERVER_MODULE = process.env.IANODE_W3C_GRAPH_SERVER
-  ? path.resolve(process.env.IANODE_W3C_GRAPH_SERVER)
-  : path.join(repoRoot, 'packages/graph-server/dist/index.js');
-const REQUEST_TIMEOUT_MS = Number(process.env.IANODE_W3C_TIMEOUT_MS ?? 10_000);
+const SERVER_MODULE = moduleUnderTest('IANODE_W3C_GRAPH_SERVER', 'packages/graph-server/dist/index.js');
+const REQUEST_TIMEOUT_MS = TEST_TIMEOUT_MS;
 
 const SD = 'http://www.w3.org/ns/sparql-service-description#';
 const RDF_TYPE = RDF + 'type';

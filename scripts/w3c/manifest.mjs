@@ -28,6 +28,15 @@ export const SUITES_ROOT = process.env.IANODE_W3C_DIR
   ? path.resolve(process.env.IANODE_W3C_DIR)
   : path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../shared/w3c');
 
+/** The module under test: the file $`envName` names, else `relative` in this repository. */
+export function moduleUnderTest(envName, relative) {
+  const given = process.env[envName];
+  return given ? path.resolve(given) : path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..', relative);
+}
+
+/** Per-test time limit (ms): $IANODE_W3C_TIMEOUT_MS, else 10 s. */
+export const TEST_TIMEOUT_MS = Number(process.env.IANODE_W3C_TIMEOUT_MS ?? 10_000);
+
 const { namedNode } = DataFactory;
 
 /** The single object of (subject, predicate), or undefined. */

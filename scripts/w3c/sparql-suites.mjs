@@ -27,17 +27,15 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { HTTP_MANIFESTS } from './http-suites.mjs';
-import { fileOf, MF, objectOf, objectsOf, PUBLISHED_ROOT, SUITES_ROOT, QT, readManifest, RDFS, UT } from './manifest.mjs';
+import { fileOf, MF, objectOf, objectsOf, PUBLISHED_ROOT, SUITES_ROOT, moduleUnderTest, TEST_TIMEOUT_MS, QT, readManifest, RDFS, UT } from './manifest.mjs';
 import { loadEngine } from './sparql-evaluate.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, '../..');
 // The same folder scripts/w3c.mjs reads.
 const suitesRoot = SUITES_ROOT;
-const engineModule = process.env.IANODE_W3C_SPARQL_ENGINE
-  ? path.resolve(process.env.IANODE_W3C_SPARQL_ENGINE)
-  : path.join(repoRoot, 'packages/sparql/dist/index.js');
-const timeoutMs = Number(process.env.IANODE_W3C_TIMEOUT_MS ?? 10_000);
+const engineModule = moduleUnderTest('IANODE_W3C_SPARQL_ENGINE', 'packages/sparql/dist/index.js');
+const timeoutMs = TEST_TIMEOUT_MS;
 
 /** Set to true when SPARQL Update is evaluated (the update issue): the group then runs. */
 const UPDATE_ENABLED = true;
