@@ -123,18 +123,45 @@ GRAPH authz:labels {
     expect(employee).toEqual(['http://example/ref/person4321 http://example/ref/phone 0400 111 333', 'http://example/ref/person9876 http://example/ref/empId 9876']);
   });
 
+  it('writes as the README shows: update and GSP PUT by the admin (labelled), 403 for the user, who sees neither', async () => {
+    const g = `localhost:${ports.graph}`;
+    const out = bash(`source idp-local/fetch_id_token.sh "$ADMIN_USER_EMAIL" >/dev/null
+curl -sS -o /dev/null -w '%{http_code}\\n' -H "Authorization: bearer $IDP_ID_TOKEN" -H 'Security-Label: employee' ${g}/ds/update \\
+     --data-urlencode 'update=INSERT DATA { <http://example/x> <http://example/y> "z" }'
+curl -sS -o /dev/null -w '%{http_code}\\n' -X PUT -H "Authorization: bearer $IDP_ID_TOKEN" -H 'Security-Label: employee' -H 'Content-Type: text/turtle' \\
+     '${g}/ds/data?graph=http://example/g1' --data '<http://example/a> <http://example/b> "in g1" .'
+curl -sS -H "Authorization: bearer $IDP_ID_TOKEN" -H 'Accept: application/n-triples' '${g}/ds/data?graph=http://example/g1'`);
+    const [update, put, ...body] = out.trim().split('\n');
+    expect(update).toBe('200');
+    expect(put).toBe('201');
+    expect(body.join('\n').trim()).toBe('<http://example/a> <http://example/b> "in g1" .');
+    const user = bash(`source idp-local/fetch_id_token.sh "$USER_EMAIL" >/dev/null
+curl -sS -o /dev/null -w '%{http_code}\\n' -H "Authorization: bearer $IDP_ID_TOKEN" ${g}/ds/update --data-urlencode 'update=INSERT DATA { <http://example/u> <http://example/v> "w" }'
+curl -sS -o /dev/null -w '%{http_code}\\n' -X PUT -H "Authorization: bearer $IDP_ID_TOKEN" -H 'Content-Type: text/turtle' '${g}/ds/data?graph=http://example/g2' --data '<http://example/u> <http://example/v> "w" .'`);
+    expect(user.trim().split('\n')).toEqual(['403', '403']);
+    const q = 'SELECT ?s ?p ?o WHERE { { ?s ?p ?o } UNION { GRAPH ?g { ?s ?p ?o } } FILTER(?s IN (<http://example/x>, <http://example/a>, <http://example/u>)) }';
+    expect(triples(await sparql(tokens.ADMIN_USER_EMAIL!, q))).toEqual(['http://example/a http://example/b in g1', 'http://example/x http://example/y z']);
+    expect(await sparql(tokens.USER_EMAIL!, q)).toEqual([]);
+  });
+
   it('a second npm start reuses the data (no second demo load, same admin key)', async () => {
+    const count = async (): Promise<number> => {
+      const res = await fetch(`http://localhost:${ports.graph}/ds`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${tokens.ADMIN_USER_EMAIL}`, 'content-type': 'application/sparql-query' },
+        body: 'SELECT (COUNT(*) AS ?n) WHERE { { ?s ?p ?o } UNION { GRAPH ?g { ?s ?p ?o } } }',
+      });
+      const body = (await res.json()) as { results: { bindings: Array<{ n: { value: string } }> } };
+      return Number(body.results.bindings[0]!.n.value);
+    };
+    const quads = await count();
+    // The demo data, the uploads and the writes of the tests above: every acknowledged write.
+    expect(quads).toBe(10);
     const before = node.exportsText;
     await node.stop();
     await node.start();
     expect(node.output).not.toContain('demo data loaded');
     expect(node.exportsText).toBe(before);
-    const res = await fetch(`http://localhost:${ports.graph}/ds`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${tokens.ADMIN_USER_EMAIL}`, 'content-type': 'application/sparql-query' },
-      body: 'SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }',
-    });
-    const body = (await res.json()) as { results: { bindings: Array<{ n: { value: string } }> } };
-    expect(Number(body.results.bindings[0]!.n.value)).toBe(8);
+    expect(await count()).toBe(quads);
   });
 });
