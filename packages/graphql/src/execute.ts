@@ -38,6 +38,9 @@ export interface GraphqlOutcome {
   hasData: boolean;
   /** Dataset calls (match, matchBatches, count) made for this request. */
   scans: number;
+  /** The request ran over its time limit: the body holds that error only, no partial data
+   * (a server answers 503, as for a SPARQL query over the limit). */
+  timedOut?: boolean;
 }
 
 const failed = (error: GraphQLError, scans = 0): GraphqlOutcome => ({ body: { errors: [error.toJSON()] }, hasData: false, scans });
@@ -85,6 +88,12 @@ export function executeGraphql(dataset: Dataset, request: GraphqlRequest, option
     operationName: (operationName as string | null | undefined) ?? undefined,
     contextValue,
   });
+  // A timeout is not a field error: what was resolved before it is an arbitrary part of the
+  // answer, so no data goes out, only the timeout.
+  const timeout = result.errors?.find((e) => (e.originalError ?? e) instanceof TraversalError && ((e.originalError ?? e) as TraversalError).code === 'QUERY_TIMEOUT');
+  if (timeout !== undefined) {
+    return { body: { errors: [new TraversalError('QUERY_TIMEOUT', timeout.message).toJSON()] }, hasData: false, scans: loader.scans, timedOut: true };
+  }
   const body: GraphqlResponseBody = {};
   if (result.errors !== undefined) body.errors = result.errors.map((e) => e.toJSON());
   if (result.data !== undefined) body.data = result.data as Record<string, unknown> | null;

@@ -156,6 +156,20 @@ describe('errors a client can act on', () => {
   it('a passed deadline stops reads with QUERY_TIMEOUT', () => {
     const outcome = run(employee, '{ node(uri: "http://x/hub") { id } }', undefined, { deadline: Date.now() - 1 });
     expect(codes(outcome)).toEqual(['QUERY_TIMEOUT']);
+    // No partial data: which fields resolved before the limit is arbitrary.
+    expect(outcome.body.data).toBeUndefined();
+    expect(outcome.timedOut).toBe(true);
+    expect(outcome.hasData).toBe(false);
+  });
+  it('a timeout in one of several fields withholds the others too', () => {
+    const outcome = run(employee, '{ a: node(uri: "http://x/hub") { id } b: node(uri: "http://x/hub") { id properties { value } } }', undefined, { deadline: Date.now() - 1 });
+    expect(codes(outcome)).toEqual(['QUERY_TIMEOUT']);
+    expect(outcome.body).not.toHaveProperty('data');
+  });
+  it('without a deadline the same request has data and no timeout flag', () => {
+    const outcome = run(employee, '{ node(uri: "http://x/hub") { id } }');
+    expect(outcome.timedOut).toBeUndefined();
+    expect(outcome.hasData).toBe(true);
   });
 });
 

@@ -80,7 +80,7 @@ export function registerGraphql(app: FastifyInstance, ctx: RouteContext): void {
     });
     ctx.metrics.queries.inc({ outcome: outcome.hasData && outcome.body.errors === undefined ? 'ok' : 'error' });
     return reply
-      .code(outcome.hasData ? 200 : 400)
+      .code(outcome.timedOut === true ? 503 : outcome.hasData ? 200 : 400)
       .header('x-dataset-scans', String(outcome.scans))
       .type(`${mediaType === 'html' ? 'application/json' : mediaType}; charset=utf-8`)
       .send(JSON.stringify(outcome.body));
