@@ -2,13 +2,13 @@
 # Fetch an ID token from the ianode identity provider (SPEC §8) and export it as IDP_ID_TOKEN.
 #
 #   source idp-local/fetch_id_token.sh [USER_EMAIL]     (bash, zsh)
-#   . idp-local/fetch_id_token.sh [USER_EMAIL]          (any POSIX sh)
+#   IDP_USER=USER_EMAIL . idp-local/fetch_id_token.sh   (any POSIX sh: dash passes no arguments to `.`)
 #
 # Reads:  USER_POOL_ID        user pool            (default: the demo pool, local_ianode01)
 #         CLIENT_ID           app client id        (default: the demo client, ianodedemoclient0000000001)
 #         IDP_ADMIN_PASSWORD  the demo users' password (default: the demo default, Ianode-demo-1)
 #         IDP_URL             the IdP's base URL   (default: http://localhost:9229)
-# Without an argument it signs in the default test user, user@ianode.local.
+# Without an argument it signs in $IDP_USER, else the default test user, user@ianode.local.
 #
 # Signs in with InitiateAuth (USER_PASSWORD_AUTH) using curl only (no AWS CLI, no jq). On success
 # exports IDP_ID_TOKEN and prints one line saying for whom; on failure prints the IdP's error and
