@@ -163,3 +163,28 @@ describe('query time limit', () => {
     expect(((await ok.json()) as { boolean: boolean }).boolean).toBe(true);
   });
 });
+
+describe('GraphQL time limit', () => {
+  let slow: GraphServer;
+  let slowBase: string;
+  beforeAll(async () => {
+    slow = await createGraphServer({ graphql: true, limits: { queryTimeoutMs: 1 } }, { logger: false });
+    slowBase = await slow.listen({ port: 0 });
+    // One node with 100,000 properties: collecting them takes well over the 1 ms limit, and the
+    // second node's read then finds the deadline passed.
+    const lines: string[] = [];
+    for (let i = 0; i < 100_000; i++) lines.push(`<http://x/hub> <http://x/p${i % 50}> "v${i}" .`);
+    lines.push('<http://x/other> <http://x/p> "o" .');
+    await slow.store.load(lines.join('\n'), { format: 'application/n-triples' });
+  });
+  afterAll(() => slow.close());
+
+  it('a request over the limit is 503 QUERY_TIMEOUT with no partial data', async () => {
+    const query = '{ a: node(uri: "http://x/hub") { properties { value } } b: node(uri: "http://x/other") { properties { value } } }';
+    const r = await fetch(`${slowBase}/ds/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) });
+    expect(r.status).toBe(503);
+    const body = (await r.json()) as { data?: unknown; errors: Array<{ extensions: { code: string } }> };
+    expect(body.errors.map((e) => e.extensions.code)).toEqual(['QUERY_TIMEOUT']);
+    expect(body).not.toHaveProperty('data');
+  });
+});
