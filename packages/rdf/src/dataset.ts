@@ -55,3 +55,9 @@ export interface Dataset extends TermLookup {
   /** A dataset that holds only the quads of this one whose label `visible` accepts. */
   view(visible: LabelPredicate): Dataset;
 }
+
+/** What a planner should use as a pattern's size: `estimate` where the dataset has it, else the
+ * exact `count`. */
+export function estimateOf(dataset: Dataset, pattern: QuadPattern): number {
+  return dataset.estimate ? dataset.estimate(pattern) : dataset.count(pattern);
+}

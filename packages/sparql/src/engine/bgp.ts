@@ -4,7 +4,7 @@
  * matching quads with `matchBatches` and appends one output row per match. Rows are copied between
  * typed arrays; no object is allocated per row.
  */
-import type { Dataset, QuadBatch, QuadPattern } from '@ianode/rdf';
+import { estimateOf, type Dataset, type QuadBatch, type QuadPattern } from '@ianode/rdf';
 import type { GraphRef, PlanOf, PlanPattern } from '../algebra/plan.js';
 import { appendRow, BATCH_ROWS, FIRST_BATCH_ROWS, grownBatch, newBatch, unitBatch, type Batch } from './batch.js';
 import { constantPattern, PatternHashIndex } from './pattern-hash.js';
@@ -77,12 +77,13 @@ export function* patternStage(q: QueryContext, pat: PlanPattern, input: Iterable
   let threshold = Math.min(HASH_MIN_ROWS, q.rowBudget);
   let counted = false;
   let hash = false;
+  let quads = 0;
   for (;;) {
     if (rows >= threshold) {
       if (counted || threshold >= q.rowBudget) break;
       counted = true;
       const constant = constantPattern(pat, gm.kind === 'fixed' ? gm.id : undefined);
-      const quads = q.dataset.estimate ? q.dataset.estimate(constant) : q.dataset.count(constant);
+      quads = estimateOf(q.dataset, constant);
       if (quads > q.rowBudget) break;
       threshold = Math.min(Math.max(HASH_MIN_ROWS, quads / HASH_RATIO), q.rowBudget);
       hash = true;
@@ -96,7 +97,7 @@ export function* patternStage(q: QueryContext, pat: PlanPattern, input: Iterable
     buffered.push(r.value);
     rows += r.value.length;
   }
-  if (hash && rows >= threshold) yield* hashStage(q, pat, gm, concat(buffered, it), env, optional);
+  if (hash && rows >= threshold) yield* hashStage(q, pat, gm, concat(buffered, it), env, optional, quads);
   else yield* probeStage(q, pat, gm, concat(buffered, it), env, optional);
 }
 
@@ -274,8 +275,9 @@ class ProbeMemo {
 const MEMO_ENTRIES = 4096;
 const MEMO_QUADS = 16;
 
-/** Hash join of rows with every quad of the pattern (see pattern-hash.ts). */
-function* hashStage(q: QueryContext, pat: PlanPattern, gm: GraphMode & { kind: 'fixed' | 'var' }, input: Iterable<Batch>, env: Env, optional: boolean): Generator<Batch> {
+/** Hash join of rows with every quad of the pattern (see pattern-hash.ts); `quads` is the
+ * pattern's estimate, already taken by patternStage. */
+function* hashStage(q: QueryContext, pat: PlanPattern, gm: GraphMode & { kind: 'fixed' | 'var' }, input: Iterable<Batch>, env: Env, optional: boolean, quads: number): Generator<Batch> {
   void env;
   const W = q.width;
   const slots = [pat.s, pat.p, pat.o].map((t) => (t.kind === 'var' ? t.slot : -1));
@@ -302,7 +304,7 @@ function* hashStage(q: QueryContext, pat: PlanPattern, gm: GraphMode & { kind: '
       }
       let index = indexes.get(mask);
       if (index === undefined) {
-        index = new PatternHashIndex(q, pattern, [0, 1, 2].filter((k) => (mask & (1 << k)) !== 0));
+        index = new PatternHashIndex(q, pattern, [0, 1, 2].filter((k) => (mask & (1 << k)) !== 0), quads);
         indexes.set(mask, index);
       }
       const [cs, cp, co] = index.cols;

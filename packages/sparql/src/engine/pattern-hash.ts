@@ -4,7 +4,7 @@
  * it on the positions the rows bind. The stage (bgp.ts) switches to this mode when the rows it
  * has buffered outnumber a fraction of the pattern's exact count.
  */
-import type { QuadPattern } from '@ianode/rdf';
+import { estimateOf, type QuadPattern } from '@ianode/rdf';
 import type { PlanPattern } from '../algebra/plan.js';
 import type { QueryContext } from './context.js';
 
@@ -21,15 +21,16 @@ export class PatternHashIndex {
   private next: Int32Array;
 
   /** Read every quad of the pattern's constants in graph `g` (undefined = any graph), hashed on
-   * the values at `keyPositions`. */
+   * the values at `keyPositions`. `expected` is the pattern's estimate (`estimateOf`), when the
+   * caller has it already. */
   constructor(
     q: QueryContext,
     pattern: QuadPattern,
     readonly keyPositions: readonly number[],
+    expected = estimateOf(q.dataset, pattern),
   ) {
     // The estimate sizes the arrays (it may exceed what a view shows); the budget is checked on
     // the quads actually read, so an error never depends on quads the caller cannot see.
-    const expected = q.dataset.estimate ? q.dataset.estimate(pattern) : q.dataset.count(pattern);
     const cap = Math.max(16, Math.min(expected, q.rowBudget + 1));
     this.cols = [new Uint32Array(cap), new Uint32Array(cap), new Uint32Array(cap)];
     this.g = new Uint32Array(cap);

@@ -4,7 +4,7 @@
  * a store or snapshot, an upper bound on a partly visible view, where an exact `count` would scan
  * the range), else from `count`. They only order the plan; nothing here reaches a response.
  */
-import type { Dataset, QuadPattern } from '@ianode/rdf';
+import { estimateOf, type Dataset, type QuadPattern } from '@ianode/rdf';
 import type { PlanPattern, PlanTerm } from '../algebra/plan.js';
 
 export interface Statistics {
@@ -12,10 +12,6 @@ export interface Statistics {
   count(p: PlanPattern): number;
 }
 
-/** `dataset.estimate` where it exists, else the exact count. */
-export function estimateOf(dataset: Dataset, pattern: QuadPattern): number {
-  return dataset.estimate ? dataset.estimate(pattern) : dataset.count(pattern);
-}
 
 /** Statistics over `dataset`, the default graph being the merge of `defaultGraphs`. */
 export function createStatistics(dataset: Dataset, defaultGraphs: readonly number[]): Statistics {

@@ -8,7 +8,7 @@
  * (or that were deleted earlier in the request). New terms get ids in [OVERLAY_ID_BASE,
  * LOCAL_ID_BASE), below the engine's own computed-term ids; store ids stay below that range.
  */
-import { keyToTerm, termToKey, type Dataset, type IdQuad, type LabelPredicate, type QuadBatch, type QuadPattern, type Term } from '@ianode/rdf';
+import { estimateOf, keyToTerm, termToKey, type Dataset, type IdQuad, type LabelPredicate, type QuadBatch, type QuadPattern, type Term } from '@ianode/rdf';
 import { LOCAL_ID_BASE } from '../engine/term-table.js';
 
 export const OVERLAY_ID_BASE = 0x70000000;
@@ -153,7 +153,7 @@ export class OverlayDataset implements Dataset {
   /** The base's estimate plus this request's adds (deletes only lower the count, so an upper
    * bound need not subtract them). */
   estimate(pattern: QuadPattern): number {
-    const base = this.base.estimate ? this.base.estimate(pattern) : this.base.count(pattern);
+    const base = estimateOf(this.base, pattern);
     if (this.added.size === 0) return base;
     let n = base;
     for (const q of this.added.values()) if (matches(q, pattern)) n++;
