@@ -20,25 +20,17 @@ export interface Run {
 /** Build a run from row ids (any order). Pass `spogSorted` when they are already in SPOG order. */
 export function buildRun(cols: ColumnSet, rows: Uint32Array, spogSorted = false): Run {
   const spog = spogSorted ? rows : sortRows(cols, ORDERS.spog, rows);
-  const posg = sortRows(cols, ORDERS.posg, new Uint32Array(spog));
-  const ospg = sortRows(cols, ORDERS.ospg, new Uint32Array(spog));
-  return {
-    size: rows.length,
-    perms: {
-      spog,
-      posg,
-      ospg,
-      gspo: stableSortByGraph(cols.g, spog),
-      gpos: stableSortByGraph(cols.g, posg),
-      gosp: stableSortByGraph(cols.g, ospg),
-    },
-    presence: undefined,
-  };
+  return runOf(cols, spog, sortRows(cols, ORDERS.posg, new Uint32Array(spog)), sortRows(cols, ORDERS.ospg, new Uint32Array(spog)));
 }
 
 /** `buildRun` for rows already in SPOG order, with the two other sorts on worker threads. */
 export async function buildRunParallel(cols: ColumnSet, spog: Uint32Array): Promise<Run> {
   const [posg, ospg] = await Promise.all([sortCopy(cols, ORDERS.posg, spog), sortCopy(cols, ORDERS.ospg, spog)]);
+  return runOf(cols, spog, posg, ospg);
+}
+
+/** A run from its three sorted orders; the graph-first ones are their stable sorts by graph. */
+function runOf(cols: ColumnSet, spog: Uint32Array, posg: Uint32Array, ospg: Uint32Array): Run {
   return {
     size: spog.length,
     perms: {
