@@ -71,14 +71,19 @@ export function parseQuery(text: string, options: ParseOptions = {}): ParsedQuer
   return parsed;
 }
 
-function parseUncached(text: string, options: ParseOptions): ParsedQuery {
-  let parsed: SparqlQuery;
+/** sparqljs's parse of a query or update request (SPARQL 1.1, no SPARQL-star; \u escapes
+ * replaced first); syntax errors become SPARQL_SYNTAX with their position. */
+export function parseSparqljs(text: string, baseIRI: string | undefined): SparqlQuery {
   try {
-    const parser = new Parser({ sparqlStar: false, ...(options.baseIRI !== undefined ? { baseIRI: options.baseIRI } : {}) });
-    parsed = parser.parse(unescapeCodepoints(text));
+    const parser = new Parser({ sparqlStar: false, ...(baseIRI !== undefined ? { baseIRI } : {}) });
+    return parser.parse(unescapeCodepoints(text));
   } catch (e) {
     throw syntaxError(e, text);
   }
+}
+
+function parseUncached(text: string, options: ParseOptions): ParsedQuery {
+  const parsed = parseSparqljs(text, options.baseIRI);
   if (parsed.type !== 'query') throw new SparqlError('SPARQL_SYNTAX', 'expected a query (SELECT, ASK, CONSTRUCT or DESCRIBE), got an update');
   checkQuery(parsed);
   patchTree(parsed);

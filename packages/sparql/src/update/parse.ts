@@ -3,9 +3,9 @@
  * static rules sparqljs leaves out. WHERE clauses are translated to algebra when executed
  * (execute.ts), with the same patches and checks as queries (algebra/parse.ts).
  */
-import { Parser, type SparqlQuery, type Update, type UpdateOperation } from 'sparqljs';
+import type { Update, UpdateOperation } from 'sparqljs';
 import { SparqlError } from '../errors.js';
-import { patchTree, syntaxError, unescapeCodepoints } from '../algebra/parse.js';
+import { parseSparqljs, patchTree } from '../algebra/parse.js';
 
 export interface ParsedUpdate {
   /** The operations, in request order (sparqljs trees; never mutated after parsing). */
@@ -17,13 +17,7 @@ export interface ParsedUpdate {
 /** Parse a SPARQL 1.1 Update request (one or more operations separated by `;`). */
 export function parseUpdate(text: string, options: { baseIRI?: string | undefined } = {}): ParsedUpdate {
   if (typeof text !== 'string') throw new TypeError('the update must be a string');
-  let parsed: SparqlQuery;
-  try {
-    const parser = new Parser({ sparqlStar: false, ...(options.baseIRI !== undefined ? { baseIRI: options.baseIRI } : {}) });
-    parsed = parser.parse(unescapeCodepoints(text));
-  } catch (e) {
-    throw syntaxError(e, text);
-  }
+  const parsed = parseSparqljs(text, options.baseIRI);
   // A request of only prologue and comments is an empty update (sparqljs reads it as a query).
   if (parsed.type !== 'update' && isEmptyRequest(text)) return { operations: [], prefixes: {}, baseIRI: options.baseIRI };
   if (parsed.type !== 'update') throw new SparqlError('SPARQL_SYNTAX', 'expected an update (INSERT, DELETE, LOAD, CLEAR, ...), got a query');
