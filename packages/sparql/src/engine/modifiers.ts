@@ -24,39 +24,29 @@ export function* evalProject(plan: PlanOf<'project'>, q: QueryContext, env: Env)
   }
 }
 
-export function* evalDistinct(plan: PlanOf<'distinct'>, q: QueryContext, env: Env): Generator<Batch> {
-  const W = q.width;
-  const seen = new RowKeySet(allSlots(W), q, 'DISTINCT');
-  for (const b of evaluate(plan.input, q, env)) {
-    q.tick();
-    const d = b.data;
-    let kept = 0;
-    for (let r = 0; r < b.length; r++) {
-      const base = r * W;
-      const before = seen.size;
-      seen.add(d, base);
-      if (seen.size === before) continue;
-      if (kept !== r) d.copyWithin(kept * W, base, base + W);
-      kept++;
-    }
-    b.length = kept;
-    if (kept > 0) yield b;
-  }
+export function evalDistinct(plan: PlanOf<'distinct'>, q: QueryContext, env: Env): Generator<Batch> {
+  return dropRepeats(plan.input, q, env, new RowKeySet(allSlots(q.width), q, 'DISTINCT'));
 }
 
 /** REDUCED may drop any duplicates: drop those seen among the last REDUCED_WINDOW distinct rows. */
 const REDUCED_WINDOW = 1 << 16;
 
-export function* evalReduced(plan: PlanOf<'reduced'>, q: QueryContext, env: Env): Generator<Batch> {
+export function evalReduced(plan: PlanOf<'reduced'>, q: QueryContext, env: Env): Generator<Batch> {
+  return dropRepeats(plan.input, q, env, new RowKeySet(allSlots(q.width)), REDUCED_WINDOW);
+}
+
+/** The input's rows without those already in `seen` (compacted in place, batch by batch). With
+ * a `window`, `seen` starts afresh once it holds that many rows (DISTINCT has none: it keeps
+ * every row, under the row budget). */
+function* dropRepeats(input: PlanOf<'distinct'>['input'], q: QueryContext, env: Env, seen: RowKeySet, window = Infinity): Generator<Batch> {
   const W = q.width;
-  let seen = new RowKeySet(allSlots(W));
-  for (const b of evaluate(plan.input, q, env)) {
+  for (const b of evaluate(input, q, env)) {
     q.tick();
     const d = b.data;
     let kept = 0;
     for (let r = 0; r < b.length; r++) {
       const base = r * W;
-      if (seen.size >= REDUCED_WINDOW) seen = new RowKeySet(allSlots(W));
+      if (seen.size >= window) seen = new RowKeySet(allSlots(W));
       const before = seen.size;
       seen.add(d, base);
       if (seen.size === before) continue;
