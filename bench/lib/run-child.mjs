@@ -29,12 +29,39 @@ const CHILD = fileURLToPath(new URL('./child.mjs', import.meta.url));
  * @param {{ engine: string, file: string, triples: number, timeoutSeconds: number, heapMiB: number }} options
  * @returns {Promise<LoadMeasurement>}
  */
-export function runChild({ engine, file, triples, timeoutSeconds, heapMiB }) {
-  const args = [`--max-old-space-size=${heapMiB}`, '--expose-gc', CHILD, engine, file, String(triples)];
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+export async function runChild({ engine, file, triples, timeoutSeconds, heapMiB }) {
   let stdout = '';
+  const { code, signal, timedOut, stderr } = await spawnNode(
+    [`--max-old-space-size=${heapMiB}`, '--expose-gc', CHILD, engine, file, String(triples)],
+    timeoutSeconds,
+    (d) => { stdout += d; },
+  );
+  const line = stdout.trim().split('\n').pop() ?? '';
+  /** @type {LoadMeasurement | undefined} */
+  let parsed;
+  try {
+    parsed = JSON.parse(line);
+  } catch {
+    parsed = undefined;
+  }
+  if (parsed && code === 0) return parsed;
+  if (parsed && code === 2) return { ...parsed, countMismatch: true };
+  if (parsed && code === 3) return parsed;
+  return { engine, triples, error: failureReason({ code, signal, timedOut, timeoutSeconds, stderr, parsed }) };
+}
+
+/**
+ * A Node child process with `args`, its stdout handed to `onStdout` as it comes, killed (SIGKILL)
+ * after `timeoutSeconds`. Resolves when it has closed, with the last 8 KiB of its stderr.
+ * @param {string[]} args
+ * @param {number} timeoutSeconds
+ * @param {(chunk: string) => void} onStdout
+ * @returns {Promise<{ code: number | null, signal: NodeJS.Signals | null, timedOut: boolean, stderr: string }>}
+ */
+export function spawnNode(args, timeoutSeconds, onStdout) {
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (d) => { stdout += d; });
+  child.stdout.setEncoding('utf8').on('data', onStdout);
   child.stderr.setEncoding('utf8').on('data', (d) => { stderr = (stderr + d).slice(-8192); });
   let timedOut = false;
   const timer = setTimeout(() => {
@@ -44,18 +71,7 @@ export function runChild({ engine, file, triples, timeoutSeconds, heapMiB }) {
   return new Promise((resolve) => {
     child.on('close', (code, signal) => {
       clearTimeout(timer);
-      const line = stdout.trim().split('\n').pop() ?? '';
-      /** @type {LoadMeasurement | undefined} */
-      let parsed;
-      try {
-        parsed = JSON.parse(line);
-      } catch {
-        parsed = undefined;
-      }
-      if (parsed && code === 0) return resolve(parsed);
-      if (parsed && code === 2) return resolve({ ...parsed, countMismatch: true });
-      if (parsed && code === 3) return resolve(parsed);
-      resolve({ engine, triples, error: failureReason({ code, signal, timedOut, timeoutSeconds, stderr, parsed }) });
+      resolve({ code, signal, timedOut, stderr });
     });
   });
 }

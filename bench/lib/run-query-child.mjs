@@ -2,9 +2,8 @@
  * Spawn query-child.mjs for one engine, follow its JSON lines as they come (progress on stderr),
  * and turn a crash, out-of-memory or timeout into a failure that keeps what was measured before.
  */
-import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { failureReason } from './run-child.mjs';
+import { failureReason, spawnNode } from './run-child.mjs';
 
 const CHILD = fileURLToPath(new URL('./query-child.mjs', import.meta.url));
 
@@ -34,19 +33,16 @@ const CHILD = fileURLToPath(new URL('./query-child.mjs', import.meta.url));
  *   log: (msg: string) => void }} options
  * @returns {Promise<EngineRun>}
  */
-export function runQueryChild({ config, heapMiB, timeoutSeconds, log }) {
+export async function runQueryChild({ config, heapMiB, timeoutSeconds, log }) {
   const engine = config.engine;
   const args = [`--max-old-space-size=${heapMiB}`, '--expose-gc', CHILD, JSON.stringify(config)];
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   /** @type {EngineRun} */
   const out = { engine, queries: new Map() };
   let done = false;
   let pending = '';
-  let stderr = '';
   /** @type {Record<string, unknown> | undefined} */
   let fatal;
-  child.stderr.setEncoding('utf8').on('data', (d) => { stderr = (stderr + d).slice(-8192); });
-  child.stdout.setEncoding('utf8').on('data', (d) => {
+  const onStdout = (/** @type {string} */ d) => {
     pending += d;
     let nl;
     while ((nl = pending.indexOf('\n')) >= 0) {
@@ -77,22 +73,13 @@ export function runQueryChild({ config, heapMiB, timeoutSeconds, log }) {
         done = true;
       }
     }
-  });
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    child.kill('SIGKILL');
-  }, timeoutSeconds * 1000);
-  return new Promise((resolve) => {
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      if (!done && !out.unavailable) {
-        out.failure = failureReason({
-          code, signal, timedOut, timeoutSeconds, stderr,
-          parsed: fatal ? /** @type {any} */ ({ error: fatal.error }) : undefined,
-        });
-      }
-      resolve(out);
+  };
+  const { code, signal, timedOut, stderr } = await spawnNode(args, timeoutSeconds, onStdout);
+  if (!done && !out.unavailable) {
+    out.failure = failureReason({
+      code, signal, timedOut, timeoutSeconds, stderr,
+      parsed: fatal ? /** @type {any} */ ({ error: fatal.error }) : undefined,
     });
-  });
+  }
+  return out;
 }

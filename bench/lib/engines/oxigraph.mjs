@@ -26,16 +26,23 @@ export function* readChunks(file, chunkBytes) {
   }
 }
 
-/** @returns {Promise<import('./engine.mjs').Engine>} */
-export async function open() {
-  /** @type {typeof import('oxigraph')} */
-  let oxigraph;
+/**
+ * The oxigraph module and its version, or EngineUnavailable when it is not installed (shared by
+ * the load and query benchmarks).
+ * @returns {Promise<{ oxigraph: typeof import('oxigraph'), version: string }>}
+ */
+export async function importOxigraph() {
   try {
-    oxigraph = await import('oxigraph');
+    const oxigraph = await import('oxigraph');
+    return { oxigraph, version: createRequire(import.meta.url)('oxigraph/package.json').version };
   } catch (err) {
     throw new EngineUnavailable(`oxigraph is not installed: ${/** @type {Error} */ (err).message}`);
   }
-  const version = createRequire(import.meta.url)('oxigraph/package.json').version;
+}
+
+/** @returns {Promise<import('./engine.mjs').Engine>} */
+export async function open() {
+  const { oxigraph, version } = await importOxigraph();
   let store = new oxigraph.Store();
   return {
     async load(file) {

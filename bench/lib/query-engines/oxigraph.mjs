@@ -1,23 +1,14 @@
 /** Oxigraph (WASM build for Node), in-memory `Store`: `store.query(text)` returns the whole
  * answer as an array (or a boolean). It cannot be interrupted: a query past the timeout is
  * reported as timed out only when it returns. */
-import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
-import { EngineUnavailable } from '../engines/unavailable.mjs';
-import { readChunks } from '../engines/oxigraph.mjs';
+import { importOxigraph, readChunks } from '../engines/oxigraph.mjs';
 import { QueryTimeout } from './engine.mjs';
 import { quadKey, solutionKey } from '../results.mjs';
 
 /** @param {import('./engine.mjs').QueryEngineConfig} config */
 export async function open(config) {
-  /** @type {typeof import('oxigraph')} */
-  let oxigraph;
-  try {
-    oxigraph = await import('oxigraph');
-  } catch (err) {
-    throw new EngineUnavailable(`oxigraph is not installed: ${/** @type {Error} */ (err).message}`);
-  }
-  const version = createRequire(import.meta.url)('oxigraph/package.json').version;
+  const { oxigraph, version } = await importOxigraph();
   const store = new oxigraph.Store();
   /** @type {import('./engine.mjs').QueryEngine} */
   return {
