@@ -7,14 +7,13 @@
  *                         [--json] [--timeout 3600] [--heap 16384]
  */
 import { writeFile, mkdir } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { parseArgs, parseCount } from './lib/args.mjs';
 import { ensureBsbmFile } from './lib/bsbm.mjs';
 import { ENGINES } from './lib/engines/engine.mjs';
 import { runChild } from './lib/run-child.mjs';
-import { machine, ratios, summarise, table } from './lib/report.mjs';
+import { machine, ratios, summarise, table, versionOf } from './lib/report.mjs';
 
 const OUT = fileURLToPath(new URL('./out/', import.meta.url));
 const log = (/** @type {string} */ msg) => process.stderr.write(msg + '\n');
@@ -27,15 +26,6 @@ const seed = Number(args.seed);
 const runs = Number(args.runs) || (triples <= 1_000_000 ? 3 : 1);
 const engines = String(args.engines).split(',').map((e) => e.trim()).filter(Boolean);
 for (const e of engines) if (!ENGINES.includes(e)) throw new TypeError(`unknown engine ${e} (known: ${ENGINES.join(', ')})`);
-
-/** @param {string} pkg */
-function versionOf(pkg) {
-  try {
-    return createRequire(import.meta.url)(`${pkg}/package.json`).version;
-  } catch {
-    return 'not installed';
-  }
-}
 
 const host = machine();
 const versions = { oxigraph: versionOf('oxigraph'), n3: versionOf('n3') };

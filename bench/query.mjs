@@ -10,7 +10,6 @@
  *                          [--engine-timeout 10800] [--heap 16384]
  */
 import { writeFile, mkdir } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { parseArgs, parseCount } from './lib/args.mjs';
@@ -19,7 +18,7 @@ import { bsbmQueries, selectQueries } from './lib/queries.mjs';
 import { ensureSlices } from './lib/slices.mjs';
 import { CHECK_ENGINES, QUERY_ENGINES } from './lib/query-engines/engine.mjs';
 import { runQueryChild } from './lib/run-query-child.mjs';
-import { machine, markdownTable } from './lib/report.mjs';
+import { machine, markdownTable, versionOf } from './lib/report.mjs';
 
 const OUT = fileURLToPath(new URL('./out/', import.meta.url));
 const log = (/** @type {string} */ msg) => process.stderr.write(msg + '\n');
@@ -39,15 +38,6 @@ const runs = Number(args.runs) || (triples <= 1_000_000 ? 5 : 3);
 const engines = String(args.engines).split(',').map((e) => e.trim()).filter(Boolean);
 for (const e of engines) if (!QUERY_ENGINES.includes(e)) throw new TypeError(`unknown engine ${e} (known: ${QUERY_ENGINES.join(', ')})`);
 const queries = selectQueries(bsbmQueries({ triples, seed }), String(args.queries));
-
-/** @param {string} pkg */
-function versionOf(pkg) {
-  try {
-    return createRequire(import.meta.url)(`${pkg}/package.json`).version;
-  } catch {
-    return 'not installed';
-  }
-}
 
 const host = machine();
 const versions = {

@@ -1,6 +1,7 @@
 /**
  * Medians over runs, the results table and the machine header.
  */
+import { createRequire } from 'node:module';
 import { cpus, totalmem, platform, release, arch } from 'node:os';
 
 /** @param {number[]} values */
@@ -8,6 +9,15 @@ export function median(values) {
   const v = [...values].sort((a, b) => a - b);
   const mid = v.length >> 1;
   return v.length % 2 ? /** @type {number} */ (v[mid]) : (/** @type {number} */ (v[mid - 1]) + /** @type {number} */ (v[mid])) / 2;
+}
+
+/** The installed version of an npm package (a peer engine), or 'not installed'. @param {string} pkg */
+export function versionOf(pkg) {
+  try {
+    return createRequire(import.meta.url)(`${pkg}/package.json`).version;
+  } catch {
+    return 'not installed';
+  }
 }
 
 /** Facts about the machine and runtime, printed above every result. */
