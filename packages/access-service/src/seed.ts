@@ -1,23 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import type { Directory } from './directory/directory.js';
-import type { AttributeValues } from './directory/types.js';
+import type { HierarchyRecord, NewAttributeDefinition, NewGroup, NewUser } from './directory/types.js';
 import { AccessError } from './errors.js';
 
 /** A seed file: what the directory should hold at least (YAML or JSON). */
 export interface SeedDocument {
-  hierarchies?: { name: string; tiers: string[] }[];
-  attributes?: { name: string; description?: string | null; values?: string[] | null; hierarchy?: string[] | null }[];
-  groups?: { name: string; description?: string | null }[];
-  users?: {
-    id: string;
-    username?: string | null;
-    email?: string | null;
-    name?: string | null;
-    active?: boolean;
-    attributes?: Record<string, AttributeValues>;
-    groups?: string[];
-  }[];
+  hierarchies?: HierarchyRecord[];
+  attributes?: NewAttributeDefinition[];
+  groups?: NewGroup[];
+  users?: NewUser[];
 }
 
 /** What applying a seed did. */
