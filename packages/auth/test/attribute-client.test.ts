@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { AuthError, createAttributeClient } from '../src/index.js';
-import { deadUrl } from './fixtures.js';
+import { createAttributeClient } from '../src/index.js';
+import { deadUrl, refusal } from './fixtures.js';
 
 interface Call {
   url: string;
@@ -24,16 +24,6 @@ function fakeFetch(routes: Record<string, [number, unknown] | (() => [number, un
 
 const BASE = 'http://access.test:8091';
 const ALICE = `${BASE}/users/lookup/alice%40example.org`;
-
-async function refusal(promise: Promise<unknown>): Promise<AuthError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(AuthError);
-    return error as AuthError;
-  }
-  throw new Error('expected a refusal');
-}
 
 describe('createAttributeClient', () => {
   it('looks a user up with the caller token and caches per user for the TTL', async () => {

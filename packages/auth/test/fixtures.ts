@@ -1,6 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SignJWT, exportJWK, generateKeyPair, type JWK, type JWTPayload } from 'jose';
+import { expect } from 'vitest';
+import { AuthError } from '../src/index.js';
 
 export interface TestKey {
   kid: string;
@@ -127,4 +129,15 @@ export async function deadUrl(): Promise<string> {
 /** base64url of a JSON value. */
 export function b64(value: unknown): string {
   return Buffer.from(JSON.stringify(value)).toString('base64url');
+}
+
+/** The AuthError a promise rejects with (the test fails if it resolves or rejects otherwise). */
+export async function refusal(promise: Promise<unknown>): Promise<AuthError> {
+  try {
+    await promise;
+  } catch (error) {
+    expect(error).toBeInstanceOf(AuthError);
+    return error as AuthError;
+  }
+  throw new Error('expected a refusal, got a pass');
 }

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { AuthError, createTokenVerifier, type TokenVerifierOptions } from '../src/index.js';
-import { b64, deadUrl, makeKey, seconds, sign, startJwksServer, type JwksServer, type TestKey } from './fixtures.js';
+import { createTokenVerifier, type TokenVerifierOptions } from '../src/index.js';
+import { b64, deadUrl, makeKey, refusal, seconds, sign, startJwksServer, type JwksServer, type TestKey } from './fixtures.js';
 
 const T0 = Date.UTC(2026, 0, 15, 12, 0, 0);
 
@@ -28,16 +28,6 @@ function verifier(options: Partial<TokenVerifierOptions> = {}) {
 }
 
 const claims = () => ({ iss: server.issuer, sub: 'sub-1', email: 'alice@example.org', 'cognito:username': 'alice', 'cognito:groups': ['ianode_read', 'analysts'] });
-
-async function refusal(promise: Promise<unknown>): Promise<AuthError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(AuthError);
-    return error as AuthError;
-  }
-  throw new Error('expected a refusal, got a pass');
-}
 
 describe('createTokenVerifier: valid tokens', () => {
   it('verifies an RS256 token and maps user and groups', async () => {

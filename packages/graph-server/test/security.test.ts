@@ -148,31 +148,20 @@ describe('tokens (SPEC §2)', () => {
 });
 
 describe('dependencies fail closed (SPEC §10)', () => {
-  it('JWKS endpoint down: 503, no data', async () => {
-    const down = await jwksServer([key]);
-    down.mode = 'down';
-    const s = await secureServer(`${down.url}/jwks.json`, access.url);
-    await s.store.load(DATA, { format: 'application/trig' });
-    const url = await s.listen({ port: 0 });
-    const response = await query(await sign(key, { email: 'admin@test' }), url);
-    expect(response.status).toBe(503);
-    expectNoData(await response.text());
-    await s.close();
-    await down.close();
-  });
-
-  it('JWKS answering HTML: 503, no data', async () => {
-    const html = await jwksServer([key]);
-    html.mode = 'html';
-    const s = await secureServer(`${html.url}/jwks.json`, access.url);
-    await s.store.load(DATA, { format: 'application/trig' });
-    const url = await s.listen({ port: 0 });
-    const response = await query(await sign(key, { email: 'admin@test' }), url);
-    expect(response.status).toBe(503);
-    expectNoData(await response.text());
-    await s.close();
-    await html.close();
-  });
+  for (const mode of ['down', 'html'] as const) {
+    it(`JWKS ${mode === 'down' ? 'endpoint down' : 'answering HTML'}: 503, no data`, async () => {
+      const broken = await jwksServer([key]);
+      broken.mode = mode;
+      const s = await secureServer(`${broken.url}/jwks.json`, access.url);
+      await s.store.load(DATA, { format: 'application/trig' });
+      const url = await s.listen({ port: 0 });
+      const response = await query(await sign(key, { email: 'admin@test' }), url);
+      expect(response.status).toBe(503);
+      expectNoData(await response.text());
+      await s.close();
+      await broken.close();
+    });
+  }
 
   it('access service down after start: 503 "attribute service unavailable", no data', async () => {
     const flaky = await accessStub(DIRECTORY);
