@@ -75,63 +75,58 @@ export class SnapshotDataset implements Dataset {
     let batch = this.spare;
     if (batch !== undefined && batch.s.length >= size) this.spare = undefined;
     else batch = { length: 0, s: new Uint32Array(size), p: new Uint32Array(size), o: new Uint32Array(size), g: new Uint32Array(size) };
+    const { state, mask } = this;
+    const { s: bs, p: bp, o: bo, g: bg } = batch;
     try {
-      yield* this.fill(batch, order, ranges, size);
+      for (let k = 0; k < state.runs.length; k++) {
+        const perm = state.runs[k]!.perms[order];
+        const lo = ranges[2 * k]!;
+        const hi = ranges[2 * k + 1]!;
+        let i = lo;
+        while (i < hi) {
+          // Re-read the columns each batch: a concurrent commit may have grown (replaced) them.
+          const { g, s, p, o, label, deleted } = state.cols;
+          const dels = state.deletedRows > 0 ? deleted : undefined;
+          const txId = state.txId;
+          let n = 0;
+          if (dels === undefined && mask === undefined) {
+            for (; i < hi && n < size; i++, n++) {
+              const r = perm[i]!;
+              bs[n] = s[r]!;
+              bp[n] = p[r]!;
+              bo[n] = o[r]!;
+              bg[n] = g[r]!;
+            }
+          } else {
+            for (; i < hi && n < size; i++) {
+              const r = perm[i]!;
+              if (dels !== undefined) {
+                const d = dels[r]!;
+                if (d !== 0 && d <= txId) continue;
+              }
+              if (mask !== undefined) {
+                // The mask's byte table first (1 visible, 2 hidden); 0 or past its end asks the
+                // mask, which evaluates a label it has not seen yet.
+                const id = label[r]!;
+                const v = mask.bytes[id];
+                if (v !== 1 && (v === 2 || !mask.visible(id))) continue;
+              }
+              bs[n] = s[r]!;
+              bp[n] = p[r]!;
+              bo[n] = o[r]!;
+              bg[n] = g[r]!;
+              n++;
+            }
+          }
+          if (n > 0) {
+            batch.length = n;
+            yield batch;
+          }
+        }
+      }
     } finally {
       batch.length = 0;
       if (this.spare === undefined || this.spare.s.length < batch.s.length) this.spare = batch;
-    }
-  }
-
-  /** Fill `batch` (room for `size`) from the index ranges of `order` and yield it as it fills. */
-  private *fill(batch: QuadBatch, order: keyof typeof ORDERS, ranges: readonly number[], size: number): Generator<QuadBatch> {
-    const { state, mask } = this;
-    const { s: bs, p: bp, o: bo, g: bg } = batch;
-    for (let k = 0; k < state.runs.length; k++) {
-      const perm = state.runs[k]!.perms[order];
-      const lo = ranges[2 * k]!;
-      const hi = ranges[2 * k + 1]!;
-      let i = lo;
-      while (i < hi) {
-        // Re-read the columns each batch: a concurrent commit may have grown (replaced) them.
-        const { g, s, p, o, label, deleted } = state.cols;
-        const dels = state.deletedRows > 0 ? deleted : undefined;
-        const txId = state.txId;
-        let n = 0;
-        if (dels === undefined && mask === undefined) {
-          for (; i < hi && n < size; i++, n++) {
-            const r = perm[i]!;
-            bs[n] = s[r]!;
-            bp[n] = p[r]!;
-            bo[n] = o[r]!;
-            bg[n] = g[r]!;
-          }
-        } else {
-          for (; i < hi && n < size; i++) {
-            const r = perm[i]!;
-            if (dels !== undefined) {
-              const d = dels[r]!;
-              if (d !== 0 && d <= txId) continue;
-            }
-            if (mask !== undefined) {
-              // The mask's byte table first (1 visible, 2 hidden); 0 or past its end asks the
-              // mask, which evaluates a label it has not seen yet.
-              const id = label[r]!;
-              const v = mask.bytes[id];
-              if (v !== 1 && (v === 2 || !mask.visible(id))) continue;
-            }
-            bs[n] = s[r]!;
-            bp[n] = p[r]!;
-            bo[n] = o[r]!;
-            bg[n] = g[r]!;
-            n++;
-          }
-        }
-        if (n > 0) {
-          batch.length = n;
-          yield batch;
-        }
-      }
     }
   }
 
