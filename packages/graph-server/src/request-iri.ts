@@ -9,13 +9,11 @@
  * Host reaches nothing a `?graph=` with the same IRI would not.
  */
 import type { FastifyRequest } from 'fastify';
+import { hasScheme, isIriText } from '@ianode/rdf';
 import { GraphServerError } from './errors.js';
 
 /** `host[:port]`: a DNS name (letters, digits, `-`, `_`), an IPv4 address or a bracketed IPv6 one. */
 const HOST = /^(?:[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*\.?|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
-/** Whether `text` holds a character an IRI (N-Triples IRIREF) may not: controls, space, <>"{}|^`\. */
-const notIri = (text: string): boolean => /[<>"{}|^`\\]/.test(text) || [...text].some((c) => c.charCodeAt(0) <= 0x20);
-const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/;
 
 /** `http://host[:port]` as the client addressed the server; 400 when the Host header is not a host. */
 export function requestOrigin(request: FastifyRequest): string {
@@ -53,10 +51,10 @@ export function directGraphIri(request: FastifyRequest, prefix: string): string 
   if (rest.split('/').some((segment) => /^(?:\.|%2e){1,2}$/i.test(segment))) {
     throw new GraphServerError('BAD_REQUEST', 'a graph URL may not contain "." or ".." path segments');
   }
-  if (notIri(rawPath)) throw new GraphServerError('BAD_REQUEST', `the request path is not an IRI path: ${JSON.stringify(rawPath)}`);
+  if (!isIriText(rawPath)) throw new GraphServerError('BAD_REQUEST', `the request path is not an IRI path: ${JSON.stringify(rawPath)}`);
   const url = new URL(rawPath, requestOrigin(request));
   const iri = url.origin + url.pathname;
-  if (notIri(iri)) throw new GraphServerError('BAD_REQUEST', `the request path is not an IRI path: ${JSON.stringify(rawPath)}`);
+  if (!isIriText(iri)) throw new GraphServerError('BAD_REQUEST', `the request path is not an IRI path: ${JSON.stringify(rawPath)}`);
   return iri;
 }
 
@@ -67,8 +65,8 @@ export function directGraphIri(request: FastifyRequest, prefix: string): string 
  * resolved against `base` (400 without one). `name` is the parameter, for the message.
  */
 export function parameterIri(value: string, base: string | undefined, name: string): string {
-  if (SCHEME.test(value)) {
-    if (notIri(value)) throw new GraphServerError('BAD_REQUEST', `${name} must be an IRI: ${JSON.stringify(value)}`);
+  if (hasScheme(value)) {
+    if (!isIriText(value)) throw new GraphServerError('BAD_REQUEST', `${name} must be an IRI: ${JSON.stringify(value)}`);
     return value;
   }
   if (base === undefined) throw new GraphServerError('BAD_REQUEST', `${name} must be an absolute IRI (no base IRI is configured): ${JSON.stringify(value)}`);
@@ -78,6 +76,6 @@ export function parameterIri(value: string, base: string | undefined, name: stri
   } catch {
     throw new GraphServerError('BAD_REQUEST', `${name} must be an IRI: ${JSON.stringify(value)}`);
   }
-  if (notIri(iri)) throw new GraphServerError('BAD_REQUEST', `${name} must be an IRI: ${JSON.stringify(value)}`);
+  if (!isIriText(iri)) throw new GraphServerError('BAD_REQUEST', `${name} must be an IRI: ${JSON.stringify(value)}`);
   return iri;
 }

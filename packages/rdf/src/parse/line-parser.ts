@@ -11,6 +11,7 @@ import { RdfSyntaxError } from '../errors.js';
 import { XSD_STRING } from '../terms.js';
 import { blankLabelEnd, describeChar, hexValue } from './chars.js';
 import type { ParseResult, QuadKeyParser, QuadKeySink } from './types.js';
+import { hasScheme, IRI_FORBIDDEN } from '../iri.js';
 
 // Sticky runs of plain characters, scanned by the regular expression engine (much faster than a
 // charCodeAt loop): an IRI up to '>' or '\', a string up to '"' or '\' (or a line end).
@@ -23,10 +24,6 @@ const XSD_STRING_KEY = '<' + XSD_STRING;
 // ECHAR: the character each escape letter stands for
 const ECHAR: (string | undefined)[] = [];
 for (const [e, ch] of Object.entries({ t: '\t', b: '\b', n: '\n', r: '\r', f: '\f', '"': '"', "'": "'", '\\': '\\' })) ECHAR[e.charCodeAt(0)] = ch;
-
-// eslint-disable-next-line no-control-regex -- as above
-const IRI_FORBIDDEN = /[\u0000-\u0020<>"{}|^`\\]/;
-const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/;
 
 /** The index of the last CR or LF in `s`, or -1 (without scanning all of `s` for a CR). */
 function lastLineEnd(s: string): number {
@@ -233,7 +230,7 @@ class LineParser implements QuadKeyParser {
       out += buf.slice(i, IRI_RUN.lastIndex);
       i = IRI_RUN.lastIndex;
     }
-    if (!SCHEME.test(out.slice(1))) return this.fail(start + 1, `relative IRI <${out.slice(1)}> is not allowed in ${this.formatName}`);
+    if (!hasScheme(out.slice(1))) return this.fail(start + 1, `relative IRI <${out.slice(1)}> is not allowed in ${this.formatName}`);
     this.p = i + 1;
     return out;
   }

@@ -10,6 +10,7 @@ import { Parser } from 'n3';
 import { RdfSyntaxError } from '../errors.js';
 import { RDF_NS, XSD, XSD_STRING } from '../terms.js';
 import { describeChar, hexValue } from './chars.js';
+import { hasScheme, IRI_FORBIDDEN, IRI_FORBIDDEN_ALL } from '../iri.js';
 
 const BASE = 'A-Za-z\\u00C0-\\u00D6\\u00D8-\\u00F6\\u00F8-\\u02FF\\u0370-\\u037D\\u037F-\\u1FFF\\u200C-\\u200D\\u2070-\\u218F\\u2C00-\\u2FEF\\u3001-\\uD7FF\\uF900-\\uFDCF\\uFDF0-\\uFFFD\\u{10000}-\\u{EFFFF}';
 const CHARS = `${BASE}_\\-0-9\\u00B7\\u0300-\\u036F\\u203F-\\u2040`;
@@ -26,10 +27,7 @@ const DECIMAL = /[+-]?[0-9]*\.[0-9]+/y;
 const INTEGER = /[+-]?[0-9]+/y;
 const LANGTAG = /@([a-zA-Z]+(?:-[a-zA-Z0-9]+)*)/y;
 const KEYWORD = /(?:true|false|a)(?=[\s]|$)/y;
-// eslint-disable-next-line no-control-regex -- IRIREF excludes #x00-#x20 by definition
-const IRI_FORBIDDEN = /[\u0000-\u0020<>"{}|^`\\]/;
-const IRI_FORBIDDEN_ALL = new RegExp(IRI_FORBIDDEN.source, 'g');
-const ABSOLUTE = /^[A-Za-z][A-Za-z0-9+.-]*:/;
+
 const ECHAR: Readonly<Record<string, string>> = { t: '\t', b: '\b', n: '\n', r: '\r', f: '\f', '"': '"', "'": "'", '\\': '\\' };
 
 interface Term {
@@ -130,7 +128,7 @@ class PatternScanner {
   }
 
   private resolve(iri: string, at: number): string {
-    if (ABSOLUTE.test(iri)) return iri;
+    if (hasScheme(iri)) return iri;
     if (!this.baseIRI) this.fail(at, `relative IRI <${iri}> needs a base IRI`);
     // N3.js resolves as RFC 3986 section 5.2 prescribes, like the document parsers.
     const escaped = iri.replace(IRI_FORBIDDEN_ALL, (ch) => '\\u' + ch.charCodeAt(0).toString(16).padStart(4, '0'));

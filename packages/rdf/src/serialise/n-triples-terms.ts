@@ -3,13 +3,11 @@
  * the escapes the grammar needs: ECHARs where one exists, else `\u` for control characters.
  */
 import { RDF_LANG_STRING, XSD_STRING, type Term } from '../terms.js';
+import { IRI_FORBIDDEN, IRI_FORBIDDEN_ALL } from '../iri.js';
 
 // eslint-disable-next-line no-control-regex -- these are exactly the characters to escape
 const LITERAL_SPECIAL = /["\\\u0000-\u001f\u007f]/;
 const LITERAL_SPECIAL_ALL = new RegExp(LITERAL_SPECIAL.source, 'g');
-// eslint-disable-next-line no-control-regex -- as above
-const IRI_SPECIAL = /[\u0000-\u0020<>"{}|^`\\]/;
-const IRI_SPECIAL_ALL = new RegExp(IRI_SPECIAL.source, 'g');
 
 const ECHAR: Readonly<Record<string, string>> = {
   '"': '\\"', '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\b': '\\b', '\f': '\\f',
@@ -25,7 +23,7 @@ function ucharOnly(ch: string): string {
 
 /** `<iri>` with UCHAR escapes for characters IRIREF does not allow. */
 export function iriToNTriples(iri: string): string {
-  return '<' + (IRI_SPECIAL.test(iri) ? iri.replace(IRI_SPECIAL_ALL, ucharOnly) : iri) + '>';
+  return '<' + (IRI_FORBIDDEN.test(iri) ? iri.replace(IRI_FORBIDDEN_ALL, ucharOnly) : iri) + '>';
 }
 
 /** A quoted literal body with ECHAR/UCHAR escapes. */

@@ -3,6 +3,7 @@ import { Writer } from 'n3';
 import type { Quad } from '../terms.js';
 import { assertFormat, type RdfFormat } from '../parse/format.js';
 import { termToNTriples } from './n-triples-terms.js';
+import { IRI_FORBIDDEN } from '../iri.js';
 
 export interface QuadSerialiserOptions {
   /** Prefixes for Turtle and TriG (prefix -> namespace IRI); ignored by the line formats. */
@@ -20,9 +21,6 @@ function checkGraph(format: RdfFormat, q: Quad): void {
     throw new TypeError(`${format} cannot hold a quad in the named graph ${termToNTriples(q.graph)}; use TriG or N-Quads`);
   }
 }
-
-// eslint-disable-next-line no-control-regex -- IRIREF excludes #x00-#x20 by definition
-const IRI_FORBIDDEN = /[\u0000-\u0020<>"{}|^`\\]/;
 
 /** N3.js would write such an IRI raw, which no Turtle parser reads back: refuse it instead. */
 function checkTurtleIris(q: Quad): void {

@@ -2,13 +2,11 @@
  * IRI reference resolution (RFC 3986 §5.2), without the normalisation `new URL` applies (which
  * would rewrite `http://a` to `http://a/` and percent-encode characters IRIs allow).
  */
+import { hasScheme } from '@ianode/rdf';
 
-const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/;
 const PARTS = /^(?:([^:/?#]+):)?(?:\/\/([^/?#]*))?([^?#]*)(?:\?([^#]*))?(?:#(.*))?$/;
 
-export function isAbsoluteIri(iri: string): boolean {
-  return SCHEME.test(iri);
-}
+export const isAbsoluteIri = hasScheme;
 
 /** RFC 3986 §5.2.4 remove_dot_segments. */
 function removeDotSegments(path: string): string {

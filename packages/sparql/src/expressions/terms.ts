@@ -3,7 +3,7 @@
  * STR, LANG, DATATYPE, IRI / URI, BNODE, STRDT, STRLANG, UUID, STRUUID, sameTerm.
  */
 import { randomUUID } from 'node:crypto';
-import { literal, namedNode } from '@ianode/rdf';
+import { isIriText, literal, namedNode } from '@ianode/rdf';
 import type { Term } from '@ianode/rdf';
 import type { Evaluator, FunctionDef, FunctionTable } from './functions.js';
 import { fn0, fn1, fn2 } from './functions.js';
@@ -13,15 +13,6 @@ import { isNumericTerm } from './numeric.js';
 import { RDF_LANG_STRING } from './xsd.js';
 
 const LANGUAGE_TAG = /^[a-zA-Z]{1,8}(?:-[a-zA-Z0-9]{1,8})*$/;
-/** Whether a string holds none of the characters RFC 3987 never allows in an IRI. */
-function isIriText(text: string): boolean {
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c <= 0x20 || '<>"{}|^`\\'.includes(text[i]!)) return false;
-  }
-  return true;
-}
-
 /** IRI(x): an IRI stays as is; a string is resolved against the query's base IRI. */
 const iri: FunctionDef = {
   min: 1,
