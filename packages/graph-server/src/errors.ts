@@ -59,6 +59,11 @@ const STATUS: Record<Exclude<AnyCode, AuthErrorCode>, number> = {
   LABEL_SYNTAX: 400,
 };
 
+/** The HTTP status of an error code (for replies built without throwing, e.g. GraphQL bodies). */
+export function statusOf(code: Exclude<AnyCode, AuthErrorCode>): number {
+  return STATUS[code];
+}
+
 /** What a client is told: status, JSON body, extra headers. */
 export interface ErrorReply {
   status: number;

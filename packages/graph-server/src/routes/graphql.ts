@@ -12,7 +12,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { executeGraphql, graphiqlPage, type GraphqlRequest } from '@ianode/graphql';
-import { GraphServerError } from '../errors.js';
+import { GraphServerError, statusOf } from '../errors.js';
 import type { RouteContext } from './context.js';
 
 const GRAPHQL_RESPONSE = 'application/graphql-response+json';
@@ -80,7 +80,7 @@ export function registerGraphql(app: FastifyInstance, ctx: RouteContext): void {
     });
     ctx.metrics.queries.inc({ outcome: outcome.hasData && outcome.body.errors === undefined ? 'ok' : 'error' });
     return reply
-      .code(outcome.timedOut === true ? 503 : outcome.hasData ? 200 : 400)
+      .code(outcome.timedOut === true ? statusOf('QUERY_TIMEOUT') : outcome.hasData ? 200 : 400)
       .header('x-dataset-scans', String(outcome.scans))
       .type(`${mediaType === 'html' ? 'application/json' : mediaType}; charset=utf-8`)
       .send(JSON.stringify(outcome.body));
