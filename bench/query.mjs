@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { parseArgs, parseCount } from './lib/args.mjs';
 import { ensureBsbmFile } from './lib/bsbm.mjs';
 import { bsbmQueries, selectQueries } from './lib/queries.mjs';
-import { ensureSlices } from './lib/slices.mjs';
+import { ensureSlices, sliceOf } from './lib/slices.mjs';
 import { CHECK_ENGINES, QUERY_ENGINES } from './lib/query-engines/engine.mjs';
 import { runQueryChild } from './lib/run-query-child.mjs';
 import { machine, markdownTable, versionOf } from './lib/report.mjs';
@@ -37,7 +37,8 @@ const seed = Number(args.seed);
 const runs = Number(args.runs) || (triples <= 1_000_000 ? 5 : 3);
 const engines = String(args.engines).split(',').map((e) => e.trim()).filter(Boolean);
 for (const e of engines) if (!QUERY_ENGINES.includes(e)) throw new TypeError(`unknown engine ${e} (known: ${QUERY_ENGINES.join(', ')})`);
-const queries = selectQueries(bsbmQueries({ triples, seed }), String(args.queries));
+const visible = (/** @type {string} */ subject) => ATTRIBUTES.includes(`l${sliceOf(subject, SLICES)}`);
+const queries = selectQueries(bsbmQueries({ triples, seed, visible }), String(args.queries));
 
 const host = machine();
 const versions = {

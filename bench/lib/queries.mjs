@@ -10,7 +10,6 @@
 import { bsbmScale } from './bsbm.mjs';
 import { PRODUCTS_PER_PRODUCER } from './bsbm-model.mjs';
 import { createRandom } from './random.mjs';
-import { fnv1a } from './slices.mjs';
 import { VOC, INST, RDF, RDFS, REV, COUNTRIES, COUNTRY_CODES } from './vocabulary.mjs';
 
 const PREFIXES = `PREFIX bsbm: <${VOC}>
@@ -31,16 +30,17 @@ PREFIX country: <${COUNTRIES}>
  */
 
 /**
- * @param {{ triples: number, seed: number }} options
+ * @param {{ triples: number, seed: number, visible?: (subject: string) => boolean }} options
+ *   `visible`: whether the ABAC caller sees the triples of a subject (`<iri>`); the lookup and
+ *   DESCRIBE product is drawn among those, so ABAC runs answer them with rows too.
  * @returns {BenchQuery[]}
  */
-export function bsbmQueries({ triples, seed }) {
+export function bsbmQueries({ triples, seed, visible = () => true }) {
   const scale = bsbmScale(triples);
   // A stream of its own (seed mixed with a constant), so the constants do not follow the data's
   // first random numbers.
   const rnd = createRandom((seed ^ 0x9e3779b9) >>> 0);
-  // The product of the lookup and DESCRIBE: drawn until it lies in a label slice the ABAC caller
-  // sees (an even slice, see slices.mjs and query.mjs), so ianode-abac answers them with rows too.
+  // The product of the lookup and DESCRIBE: drawn until the ABAC caller can see it (`visible`).
   const productIri = (/** @type {number} */ index) => {
     const producerOf = Math.floor(index / PRODUCTS_PER_PRODUCER) % scale.producers;
     return `<${INST}dataFromProducer${producerOf + 1}/Product${index + 1}>`;
@@ -48,7 +48,7 @@ export function bsbmQueries({ triples, seed }) {
   // Redraws come from a stream of their own, so the other constants stay what they were.
   const redraw = createRandom((seed ^ 0x5bd1e995) >>> 0);
   let productIndex = rnd.int(0, Math.max(0, Math.floor(scale.products * 0.9) - 1));
-  for (let tries = 0; tries < 100 && (fnv1a(productIri(productIndex)) % 10) % 2 !== 0; tries++) {
+  for (let tries = 0; tries < 100 && !visible(productIri(productIndex)); tries++) {
     productIndex = redraw.int(0, Math.max(0, Math.floor(scale.products * 0.9) - 1));
   }
   const product = productIri(productIndex);

@@ -25,6 +25,10 @@ export function fnv1a(s) {
   return h >>> 0;
 }
 
+/** The slice of a triple with this subject (as written in N-Triples, `<...>` or `_:b`).
+ * @param {string} subject @param {number} count */
+export const sliceOf = (subject, count) => fnv1a(subject) % count;
+
 /** @param {string} file @param {number} k @param {number} count */
 export const sliceFile = (file, k, count) => `${file}.slice${k}of${count}.nt`;
 
@@ -52,7 +56,7 @@ export async function ensureSlices({ file, count = 10, log = () => {} }) {
   const rl = createInterface({ input: createReadStream(file, { highWaterMark: 1 << 20 }), crlfDelay: Infinity });
   for await (const line of rl) {
     if (line === '') continue;
-    const k = fnv1a(line.slice(0, line.indexOf(' '))) % count;
+    const k = sliceOf(line.slice(0, line.indexOf(' ')), count);
     const text = line + '\n';
     lines[k]++;
     bytes[k] += Buffer.byteLength(text);
