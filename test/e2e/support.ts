@@ -4,7 +4,7 @@
  * it printed, in packages/access-service, as the README says. Shared by the e2e files.
  */
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -87,6 +87,22 @@ export class NpmStartNode {
       child.on('exit', () => resolve());
       process.kill(-child.pid!, 'SIGINT'); // the process group, as Ctrl-C does
     });
+  }
+
+  /** Every folder and file below the data folder with its permission bits (`0700 idp`). */
+  filesAtRest(): string[] {
+    const out: string[] = [];
+    const walk = (dir: string): void => {
+      for (const name of readdirSync(dir).sort()) {
+        const full = path.join(dir, name);
+        const stat = statSync(full);
+        out.push(`${(stat.mode & 0o777).toString(8).padStart(4, '0')} ${path.relative(this.dataDir, full)}${stat.isDirectory() ? '/' : ''}`);
+        if (stat.isDirectory()) walk(full);
+      }
+    };
+    out.push(`${(statSync(this.dataDir).mode & 0o777).toString(8).padStart(4, '0')} ./`);
+    walk(this.dataDir);
+    return out;
   }
 
   /** Stop and remove the data folder. */

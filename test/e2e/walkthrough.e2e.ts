@@ -144,6 +144,13 @@ curl -sS -o /dev/null -w '%{http_code}\\n' -X PUT -H "Authorization: bearer $IDP
     expect(await sparql(tokens.USER_EMAIL!, q)).toEqual([]);
   });
 
+  it('files at rest: every folder below the data folder is 0700 and every file 0600', () => {
+    const entries = node.filesAtRest();
+    // The three services' folders and their files are all there, none readable by others.
+    expect(entries.map((e) => e.slice(5))).toEqual(expect.arrayContaining(['./', 'idp/', 'access/', 'ds/', 'ianode-admin.json']));
+    expect(entries.filter((e) => e.endsWith('/') ? !e.startsWith('0700 ') : !e.startsWith('0600 '))).toEqual([]);
+  });
+
   it('a second npm start reuses the data (no second demo load, same admin key)', async () => {
     const count = async (): Promise<number> => {
       const res = await fetch(`http://localhost:${ports.graph}/ds`, {

@@ -1,5 +1,7 @@
+import { chmodSync, mkdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Directory, applySeed, readSeedFile } from '../src/index.js';
+import { DATABASE_FILE, Directory, applySeed, openDatabase, readSeedFile } from '../src/index.js';
 import { ADMIN, DEMO_SEED, USER, startIdp, startService, tempDir, type TestIdp } from './helpers.js';
 
 let idp: TestIdp;
@@ -139,6 +141,38 @@ describe('seed', () => {
       expect(() => readSeedFile(`${data.dir}/b.yaml`)).toThrow(/cannot read seed file/);
       writeFileSync(`${data.dir}/c.json`, JSON.stringify({ groups: [{ name: 'from_json' }] }));
       expect(readSeedFile(`${data.dir}/c.json`)).toEqual({ groups: [{ name: 'from_json' }] });
+    } finally {
+      data.remove();
+    }
+  });
+});
+
+describe('files at rest', () => {
+  const mode = (path: string) => statSync(path).mode & 0o777;
+
+  it('a new data folder is 0700 and the database and its journal 0600', () => {
+    const data = tempDir();
+    try {
+      const dir = join(data.dir, 'access');
+      const db = openDatabase(dir);
+      db.exec('CREATE TABLE IF NOT EXISTS probe (x)'); // a write, so the -wal file exists
+      expect([mode(dir), mode(join(dir, DATABASE_FILE)), mode(join(dir, `${DATABASE_FILE}-wal`))]).toEqual([0o700, 0o600, 0o600]);
+      db.close();
+    } finally {
+      data.remove();
+    }
+  });
+
+  it('an older folder and database with wider modes are tightened at open', () => {
+    const data = tempDir();
+    try {
+      const dir = join(data.dir, 'access');
+      mkdirSync(dir);
+      chmodSync(dir, 0o755);
+      openDatabase(dir).close();
+      chmodSync(join(dir, DATABASE_FILE), 0o644);
+      openDatabase(dir).close();
+      expect([mode(dir), mode(join(dir, DATABASE_FILE))]).toEqual([0o700, 0o600]);
     } finally {
       data.remove();
     }

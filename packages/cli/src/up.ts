@@ -73,7 +73,7 @@ export interface RunningNode {
 }
 
 export async function up(options: UpOptions): Promise<RunningNode> {
-  await mkdir(options.dataDir, { recursive: true });
+  await mkdir(options.dataDir, { recursive: true, mode: 0o700 });
   const admin = await adminKey(options.dataDir);
   const local = (port: number) => `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}`;
   const publicIdp = `http://localhost:${options.idpPort}`;
@@ -119,7 +119,7 @@ export async function up(options: UpOptions): Promise<RunningNode> {
       const marker = path.join(options.dataDir, 'demo-data-loaded.json');
       if (!existsSync(marker)) {
         const result = await graph.store.load(await readFile(options.demoData, 'utf8'), { format: 'application/trig' });
-        await writeFile(marker, JSON.stringify({ file: options.demoData, ...result, at: new Date().toISOString() }) + '\n');
+        await writeFile(marker, JSON.stringify({ file: options.demoData, ...result, at: new Date().toISOString() }) + '\n', { mode: 0o600 });
         process.stdout.write(`ianode: demo data loaded (${result.quads} quads, ${result.labels} labels) from ${path.relative(process.cwd(), options.demoData)}\n`);
       }
     }

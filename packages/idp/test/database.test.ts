@@ -1,4 +1,5 @@
 /** The embedded database: WAL, migrations, integrity under concurrent requests. */
+import { chmodSync, mkdirSync, statSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -35,6 +36,25 @@ describe('database', () => {
       db.close();
     } finally {
       await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('files at rest: the folder is 0700 and the database and its journal 0600; a wider older folder is tightened', async () => {
+    const parent = await mkdtemp(join(tmpdir(), 'ianode-idp-modes-'));
+    const mode = (path: string) => statSync(path).mode & 0o777;
+    try {
+      const fresh = join(parent, 'fresh');
+      const db = openDatabase(fresh);
+      db.run('CREATE TABLE IF NOT EXISTS probe (x)'); // a write, so the -wal file exists
+      expect([mode(fresh), mode(join(fresh, DB_FILE)), mode(join(fresh, `${DB_FILE}-wal`))]).toEqual([0o700, 0o600, 0o600]);
+      db.close();
+      const old = join(parent, 'old');
+      mkdirSync(old, { mode: 0o755 });
+      chmodSync(old, 0o755);
+      openDatabase(old).close();
+      expect([mode(old), mode(join(old, DB_FILE))]).toEqual([0o700, 0o600]);
+    } finally {
+      await rm(parent, { recursive: true, force: true });
     }
   });
 

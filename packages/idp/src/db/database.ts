@@ -28,10 +28,14 @@ export function openDatabase(dataDir: string, migrations: readonly Migration[] =
   if (!existsSync(dataDir)) mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const file = join(dataDir, DB_FILE);
   const sqlite = new BetterSqlite3(file);
-  try {
-    chmodSync(file, 0o600); // holds hashes, private signing keys and the admin secret
-  } catch {
-    /* a file system without modes */
+  // Holds hashes, private signing keys and the admin secret: folder 0700, file 0600 (an older,
+  // wider folder is tightened); SQLite gives its -wal and -shm files the database file's mode.
+  for (const [path, mode] of [[dataDir, 0o700], [file, 0o600], [`${file}-wal`, 0o600], [`${file}-shm`, 0o600]] as const) {
+    try {
+      if (existsSync(path)) chmodSync(path, mode);
+    } catch {
+      /* a file system without modes */
+    }
   }
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
