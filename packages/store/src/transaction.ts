@@ -6,6 +6,11 @@
  * the add sequence. At commit, everything is sorted by quad (stable, so the order of operations
  * on one quad is kept) and each quad's operations are replayed against its stored state: the
  * result is the rows to add, the rows to delete and the pending-label changes.
+ *
+ * With a `writable` predicate (WriteOptions), a quad whose current label (stored, or given by an
+ * earlier operation of this transaction) or whose pending label the writer may not write is left
+ * as it is: adds, deletes and label assignments of it are dropped here, at the one place every
+ * write path goes through; a quad that arrives under such a pending label takes that label.
  */
 import { keyToTerm, termToKey, type TermDictionary } from '@ianode/rdf';
 import type { KeyQuad, WriteTransaction } from './api.js';
@@ -51,13 +56,39 @@ export function quadKey(g: number, s: number, p: number, o: number): string {
 
 export class TxBuffer implements WriteTransaction {
   readonly ops: Op[] = [];
+  /** Per label id: 0 not yet asked, 1 writable, 2 not (the predicate runs once per label). */
+  private writableIds = new Uint8Array(0);
 
   constructor(
     private readonly dict: TermDictionary,
     private readonly labels: LabelTable,
     readonly cols: RowColumns,
     readonly firstRow: number,
+    private readonly writable?: ((label: string) => boolean) | undefined,
   ) {}
+
+  /** Whether the writer may change a quad labelled `id` (always, without a predicate; a throwing
+   * predicate means no). */
+  private mayWrite(id: number): boolean {
+    if (this.writable === undefined) return true;
+    if (id >= this.writableIds.length) {
+      const t = new Uint8Array(Math.max(16, id + 1, this.writableIds.length * 2));
+      t.set(this.writableIds);
+      this.writableIds = t;
+    }
+    let v = this.writableIds[id]!;
+    if (v === 0) {
+      let ok = false;
+      try {
+        ok = this.writable(this.labels.text(id)) === true;
+      } catch {
+        ok = false;
+      }
+      v = ok ? 1 : 2;
+      this.writableIds[id] = v;
+    }
+    return v === 1;
+  }
 
   add(quad: KeyQuad, label?: string): void {
     const l = label === undefined ? NO_LABEL : this.labels.intern(label);
@@ -160,16 +191,20 @@ export class TxBuffer implements WriteTransaction {
     let b = j0;
     while (a < i1 || b < j1) {
       const op = ops[b];
+      // A quad (or pending label) the writer may not write stays as it is.
+      const locked = present ? !this.mayWrite(label) : pendingLabel !== undefined && !this.mayWrite(pendingLabel);
       if (a < i1 && (op === undefined || added[a]! < op.seq)) {
         const r = added[a++]!;
+        if (locked && present) continue;
         let l = cols.label[r]!;
-        if (l === NO_LABEL) l = present ? label : (pendingLabel ?? DEFAULT_LABEL_ID);
+        if (locked || l === NO_LABEL) l = present ? label : (pendingLabel ?? DEFAULT_LABEL_ID);
         present = true;
         label = l;
         row = r;
         pendingLabel = undefined;
       } else {
         b++;
+        if (locked) continue;
         if (op!.kind === OpKind.Delete) {
           present = false;
           row = -1;
