@@ -15,6 +15,7 @@ import type { RouteContext } from './routes/context.js';
 import { registerGraphql } from './routes/graphql.js';
 import { registerGraphStore } from './routes/gsp.js';
 import { registerHealth } from './routes/health.js';
+import { closeAfterReply } from './routes/respond.js';
 import { registerSparql } from './routes/sparql.js';
 import { registerUpload } from './routes/upload.js';
 import { createRateLimiter, createSecurity, type Caller, type Security } from './security.js';
@@ -167,7 +168,10 @@ export async function createGraphServer(input: GraphServerConfigInput | GraphSer
   const { bodyIdleTimeoutMs, bodyTimeoutMs, spoolMemoryBytes } = config.limits;
   const openBodies = new Set<BodyDeadline>();
   const spoolArea = new SpoolArea(options.spoolDir);
+  /** Set by close(): replies from then on close their connection (no keep-alive past the stop). */
   let stopping = false;
+  /** Set when a graceful stop's grace is over: bodies still to be read are refused (503). */
+  let graceOver = false;
   let storeClosed = false;
   const ctx: RouteContext = {
     config,
@@ -179,7 +183,7 @@ export async function createGraphServer(input: GraphServerConfigInput | GraphSer
     bodies: {
       deadline: (what) => {
         const deadline = new BodyDeadline({ idleMs: bodyIdleTimeoutMs, totalMs: bodyTimeoutMs }, timers, what, (d) => openBodies.delete(d));
-        if (stopping) deadline.fail(shuttingDown());
+        if (graceOver) deadline.fail(shuttingDown());
         else openBodies.add(deadline);
         return deadline;
       },
@@ -187,6 +191,9 @@ export async function createGraphServer(input: GraphServerConfigInput | GraphSer
     },
     storeOpen: () => !storeClosed,
   };
+  app.addHook('onSend', async (_request, reply) => {
+    if (stopping) closeAfterReply(reply);
+  });
   registerHealth(app, ctx);
   registerSparql(app, ctx);
   registerUpload(app, ctx);
@@ -221,6 +228,7 @@ export async function createGraphServer(input: GraphServerConfigInput | GraphSer
     if (done) return;
     // Past the grace: write bodies still arriving end with 503 (nothing stored), then every
     // connection left is cut; a commit already under way finishes within the margin.
+    graceOver = true;
     app.log.warn({ writes: openBodies.size, graceMs: config.limits.shutdownGraceMs }, 'stopping: grace over, ending requests still open');
     for (const deadline of [...openBodies]) deadline.fail(shuttingDown());
     const margin = sleep(CLOSE_MARGIN_MS / 2);
