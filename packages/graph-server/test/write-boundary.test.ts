@@ -145,6 +145,22 @@ describe('a writer can neither change nor detect a quad it cannot see', () => {
     }
   });
 
+  it("the labels graph labels the writer's own new quads, also those under a default label it cannot see", async () => {
+    const a = await node(true);
+    try {
+      const body = `PREFIX authz: <http://ndtp.co.uk/security#>
+PREFIX : <http://example/ref/>
+:person4321 :phone "0400 111 333" ; :empId 4321 .
+GRAPH authz:labels { [ authz:pattern ':person4321 :phone "0400 111 333"' ; authz:label "*" ] . }`;
+      const r = await rawRequest(a.base, 'POST', '/ds/upload', { authorization: `Bearer ${tokens['writer@test']}`, 'content-type': 'text/trig' }, body);
+      expect(r.status).toBe(200);
+      expect(a.store.labelOf({ s: '<http://example/ref/person4321', p: '<http://example/ref/phone', o: '"0400 111 333"', g: '' })).toBe('*');
+      expect(a.store.labelOf({ s: '<http://example/ref/person4321', p: '<http://example/ref/empId', o: '"4321"^^http://www.w3.org/2001/XMLSchema#integer', g: '' })).toBe('employee');
+    } finally {
+      await a.server.close();
+    }
+  });
+
   it('a write that changes nothing still advances the txId', async () => {
     const a = await node(true);
     try {

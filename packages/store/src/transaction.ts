@@ -7,10 +7,10 @@
  * on one quad is kept) and each quad's operations are replayed against its stored state: the
  * result is the rows to add, the rows to delete and the pending-label changes.
  *
- * With a `writable` predicate (WriteOptions), a quad whose current label (stored, or given by an
- * earlier operation of this transaction) or whose pending label the writer may not write is left
- * as it is: adds, deletes and label assignments of it are dropped here, at the one place every
- * write path goes through; a quad that arrives under such a pending label takes that label.
+ * With a `writable` predicate (WriteOptions), a stored quad whose label the writer may not write
+ * is left as it is: adds, deletes and label assignments of it are dropped here, at the one place
+ * every write path goes through. A pending label the writer may not write stays, and a quad that
+ * arrives under it takes it. What the transaction itself adds is the writer's.
  */
 import { keyToTerm, termToKey, type TermDictionary } from '@ianode/rdf';
 import type { KeyQuad, WriteTransaction } from './api.js';
@@ -182,6 +182,17 @@ export class TxBuffer implements WriteTransaction {
     }
     const key = pending.size > 0 || j1 > j0 ? quadKey(g, s, p, o) : '';
     const pendingBefore = key !== '' ? pending.get(key) : undefined;
+    // The write boundary judges the state before this transaction: a stored quad the writer may
+    // not write is left alone by every operation; so is a pending label (a quad arriving under it
+    // takes it). The writer's own adds of this transaction are its to relabel or remove.
+    let pendingLocked = false;
+    if (this.writable !== undefined) {
+      if (stored >= 0) {
+        if (!this.mayWrite(cols.label[stored]!)) return;
+      } else if (pendingBefore !== undefined && !this.mayWrite(pendingBefore)) {
+        pendingLocked = true;
+      }
+    }
     let present = stored >= 0;
     let label = present ? cols.label[stored]! : 0;
     let pendingLabel = pendingBefore;
@@ -191,23 +202,22 @@ export class TxBuffer implements WriteTransaction {
     let b = j0;
     while (a < i1 || b < j1) {
       const op = ops[b];
-      // A quad (or pending label) the writer may not write stays as it is.
-      const locked = present ? !this.mayWrite(label) : pendingLabel !== undefined && !this.mayWrite(pendingLabel);
       if (a < i1 && (op === undefined || added[a]! < op.seq)) {
         const r = added[a++]!;
-        if (locked && present) continue;
         let l = cols.label[r]!;
-        if (locked || l === NO_LABEL) l = present ? label : (pendingLabel ?? DEFAULT_LABEL_ID);
+        if (pendingLocked) l = pendingBefore!;
+        else if (l === NO_LABEL) l = present ? label : (pendingLabel ?? DEFAULT_LABEL_ID);
         present = true;
         label = l;
         row = r;
         pendingLabel = undefined;
       } else {
         b++;
-        if (locked) continue;
         if (op!.kind === OpKind.Delete) {
           present = false;
           row = -1;
+        } else if (pendingLocked) {
+          // a label the writer may not write decides this quad's label
         } else if (present) {
           label = op!.label;
         } else {
@@ -215,6 +225,8 @@ export class TxBuffer implements WriteTransaction {
         }
       }
     }
+    // The locked pending label is consumed by the quad's arrival, else kept.
+    if (pendingLocked) pendingLabel = present ? undefined : pendingBefore;
     if (stored >= 0) {
       if (present && label === cols.label[stored]) {
         // unchanged: keep the stored row

@@ -59,6 +59,23 @@ describe('writable: a quad the writer may not write is left as it is', () => {
     expect(store.labelOf(SECRET)).toBe('!');
   });
 
+  it("the writer's own new quads are its to label, even from the default label it cannot see", async () => {
+    const store = await openStore({ defaultLabel: '!' });
+    const text = `PREFIX authz: <http://ndtp.co.uk/security#>
+<http://e/new> <http://e/p> "1" .
+<http://e/new> <http://e/p> "2" .
+GRAPH authz:labels { [ authz:pattern '<http://e/new> <http://e/p> "1"' ; authz:label "*" ] . }`;
+    await store.load(text, { format: 'application/trig', ...writer });
+    expect(store.labelOf({ s: '<http://e/new', p: '<http://e/p', o: '"1"', g: '' })).toBe('*');
+    expect(store.labelOf({ s: '<http://e/new', p: '<http://e/p', o: '"2"', g: '' })).toBe('!');
+    // Added under a label it cannot see, then removed in the same transaction: never stored.
+    await store.transaction((tx) => {
+      tx.add(OPEN, 'cleared');
+      tx.delete(OPEN);
+    }, writer);
+    expect(store.labelOf(OPEN)).toBeUndefined();
+  });
+
   it('a throwing predicate fails closed', async () => {
     const store = await seeded();
     await store.transaction((tx) => {
@@ -87,8 +104,21 @@ GRAPH authz:labels { [ authz:pattern '<http://e/s> <http://e/p> "secret"' ; auth
     const store = await openStore({ defaultLabel: '!' });
     await store.transaction((tx) => tx.setLabel(SECRET, 'cleared'));
     await store.transaction((tx) => tx.setLabel(SECRET, '*'), writer);
-    await store.transaction((tx) => tx.add(SECRET, '*'), writer);
+    await store.transaction((tx) => {
+      tx.add(SECRET, '*');
+      tx.setLabel(SECRET, '*');
+    }, writer);
     expect(store.labelOf(SECRET)).toBe('cleared');
+    // Arriving and leaving in one transaction keeps the pending label for a later arrival.
+    const other: KeyQuad = { ...SECRET, o: '"other"' };
+    await store.transaction((tx) => tx.setLabel(other, 'cleared'));
+    await store.transaction((tx) => {
+      tx.add(other, '*');
+      tx.delete(other);
+    }, writer);
+    expect(store.labelOf(other)).toBeUndefined();
+    await store.transaction((tx) => tx.add(other));
+    expect(store.labelOf(other)).toBe('cleared');
     // A pending label the writer may write is theirs to replace.
     await store.transaction((tx) => tx.setLabel(OPEN, 'public'));
     await store.transaction((tx) => tx.setLabel(OPEN, '*'), writer);
