@@ -34,7 +34,7 @@ interface Started {
   seen(path: string): Promise<void>;
 }
 
-async function start(limits: Partial<LimitsConfig>): Promise<Started> {
+async function start(limits: Partial<LimitsConfig>, timers?: Timers): Promise<Started> {
   const store = await openStore({ defaultLabel: '*' });
   const spoolDir = await mkdtemp(join(tmpdir(), 'ianode-slow-'));
   dirs.push(spoolDir);
@@ -52,7 +52,7 @@ async function start(limits: Partial<LimitsConfig>): Promise<Started> {
       done();
     },
   });
-  const server = await createGraphServer({ limits: { shutdownGraceMs: 500, ...limits } }, { logger: { level: 'info', stream } as never, store, spoolDir });
+  const server = await createGraphServer({ limits: { shutdownGraceMs: 500, ...limits } }, { logger: { level: 'info', stream } as never, store, spoolDir, ...(timers ? { timers } : {}) });
   servers.push(server);
   const url = new URL(await server.listen({ port: 0 }));
   const seen = (path: string) =>
@@ -84,6 +84,29 @@ function open(url: URL, method: string, path: string, headers: Record<string, st
 }
 
 const line = (i: number) => `<http://e/s${i}> <http://e/p> "${'x'.repeat(40)}" .\n`;
+
+/** Timers the test fires by hand. */
+function manualTimers(): Timers & { fire(ms: number): void; pending(): number[] } {
+  let next = 0;
+  const timers = new Map<number, { ms: number; callback: () => void }>();
+  return {
+    setTimeout: (callback, ms) => {
+      timers.set(++next, { ms, callback });
+      return next;
+    },
+    clearTimeout: (handle) => void timers.delete(handle as number),
+    fire(ms) {
+      for (const [id, t] of [...timers]) {
+        if (t.ms === ms) {
+          timers.delete(id);
+          t.callback();
+        }
+      }
+    },
+    pending: () => [...timers.values()].map((t) => t.ms).sort((a, b) => a - b),
+  };
+}
+
 
 describe('a slow upload does not hold the writer', () => {
   it('an update is answered while an upload still trickles in; both are stored', async () => {
@@ -184,6 +207,31 @@ describe('graceful stop', () => {
     upload.req.destroy();
   });
 
+  it('close() waits for the grace on its (injected) clock, then ends the stalled upload', async () => {
+    const timers = manualTimers();
+    const { server, store, url, seen } = await start({ bodyIdleTimeoutMs: 0, bodyTimeoutMs: 0, shutdownGraceMs: 5_000 }, timers);
+    servers.splice(servers.indexOf(server), 1);
+    const upload = open(url, 'POST', '/ds/upload', { 'content-type': 'application/n-triples', 'content-length': '10000' });
+    upload.req.write(line(1));
+    await seen('/ds/upload');
+    let closed = false;
+    const closing = server.close().then(() => (closed = true));
+    // The grace timer is armed; until it fires, the stalled upload keeps the server open.
+    while (!timers.pending().includes(5_000)) await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(closed).toBe(false);
+    timers.fire(5_000);
+    // Then only the short margins stand between the stop and its end.
+    while (!closed) {
+      for (const ms of timers.pending()) timers.fire(ms);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    await closing;
+    expect(((await upload.reply) as Reply).status).toBe(503);
+    expect(store.stats().quads).toBe(0);
+    upload.req.destroy();
+  });
+
   it('close() lets an upload that finishes within the grace be stored', async () => {
     const { server, store, url, seen } = await start({ shutdownGraceMs: 60_000 });
     servers.splice(servers.indexOf(server), 1);
@@ -201,28 +249,6 @@ describe('graceful stop', () => {
 });
 
 describe('BodyDeadline (injected timers)', () => {
-  /** Timers the test fires by hand. */
-  function manualTimers(): Timers & { fire(ms: number): void; pending(): number[] } {
-    let next = 0;
-    const timers = new Map<number, { ms: number; callback: () => void }>();
-    return {
-      setTimeout: (callback, ms) => {
-        timers.set(++next, { ms, callback });
-        return next;
-      },
-      clearTimeout: (handle) => void timers.delete(handle as number),
-      fire(ms) {
-        for (const [id, t] of [...timers]) {
-          if (t.ms === ms) {
-            timers.delete(id);
-            t.callback();
-          }
-        }
-      },
-      pending: () => [...timers.values()].map((t) => t.ms).sort((a, b) => a - b),
-    };
-  }
-
   it('bytes restart the idle timer; the total one still ends the body; stop clears both', async () => {
     const timers = manualTimers();
     const deadline = new BodyDeadline({ idleMs: 10, totalMs: 99 }, timers, 'test body');
