@@ -164,6 +164,17 @@ describe('a slow upload does not hold the writer', () => {
     upload.req.destroy();
   });
 
+  it('a multipart upload whose file stalls: 408, nothing stored', async () => {
+    const { store, url } = await start({ bodyIdleTimeoutMs: 150 });
+    const upload = open(url, 'POST', '/ds/upload', { 'content-type': 'multipart/form-data; boundary=XyZ', 'content-length': '10000' });
+    upload.req.write(`--XyZ\r\ncontent-disposition: form-data; name="file"; filename="data.nt"\r\ncontent-type: application/n-triples\r\n\r\n${line(1)}`);
+    const r = (await upload.reply) as Reply;
+    expect(r.status).toBe(408);
+    expect(JSON.parse(r.body).message).toMatch(/upload body: no bytes for limits.bodyIdleTimeoutMs/);
+    expect(store.stats().quads).toBe(0);
+    upload.req.destroy();
+  });
+
   it('a graph store write that trickles past bodyTimeoutMs: 408, nothing stored', async () => {
     const { store, url } = await start({ bodyIdleTimeoutMs: 60_000, bodyTimeoutMs: 200 });
     const put = open(url, 'PUT', '/ds/data?default', { 'content-type': 'text/turtle', 'content-length': '100000' });

@@ -61,10 +61,14 @@ interface Node {
   base: string;
 }
 
-async function node(withHidden: boolean): Promise<Node> {
+/** A labels-graph entry for the hidden triple, without the triple: a pending label. */
+const PENDING = `PREFIX authz: <http://ndtp.co.uk/security#>
+GRAPH authz:labels { [ authz:pattern '<http://example/emp> <http://example/p> "staff only"' ; authz:label "employee" ] . }`;
+
+async function node(withHidden: boolean | 'pending'): Promise<Node> {
   const store = await openStore({ defaultLabel: 'employee' });
   await store.load(PUBLIC, { format: 'application/trig', label: '*' });
-  await store.load(withHidden ? HIDDEN : DECOY, { format: 'application/trig', label: 'employee' });
+  await store.load(withHidden === 'pending' ? PENDING : withHidden ? HIDDEN : DECOY, { format: 'application/trig', label: 'employee' });
   const server = await createGraphServer(
     { security: { jwksUrl: `${jwks.url}/jwks.json`, openIdProviderUrl: ISSUER, userAttributesUrl: access.url }, dataset: { name: 'ds', defaultLabel: 'employee' } },
     { logger: false, store, jwksCooldownMs: 0 },
@@ -121,6 +125,25 @@ describe('a writer can neither change nor detect a quad it cannot see', () => {
         for (const q of HIDDEN_QUADS) expect(a.store.labelOf(q), `${q.g || 'default graph'}`).toBe('employee');
         // And the same request did reach what the writer can see (the test can fail).
         expect(a.store.stats().txId).toBe(b.store.stats().txId);
+      } finally {
+        await a.server.close();
+        await b.server.close();
+      }
+    });
+  }
+
+  for (const c of CASES.filter((x) => x.name.startsWith('upload with Security-Label') || x.name === 'SPARQL INSERT DATA')) {
+    it(`${c.name}: a pending label the writer cannot see is neither replaced nor detected`, async () => {
+      const [a, b] = [await node('pending'), await node(false)];
+      try {
+        const send = (n: Node) =>
+          rawRequest(n.base, c.method, c.path, { ...c.headers, authorization: `Bearer ${tokens['writer@test']}`, 'x-request-id': 'same-id' }, c.body);
+        const [ra, rb] = [await send(a), await send(b)];
+        expect(ra.status).toBe(200);
+        expect(observed(ra)).toEqual(observed(rb));
+        // The triple arrived under the label its owners chose for it, not the writer's.
+        expect(a.store.labelOf(HIDDEN_QUADS[0]!)).toBe('employee');
+        expect(b.store.labelOf(HIDDEN_QUADS[0]!)).toBe('*');
       } finally {
         await a.server.close();
         await b.server.close();
