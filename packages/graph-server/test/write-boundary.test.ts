@@ -191,6 +191,10 @@ GRAPH authz:labels { [ authz:pattern ':person4321 :phone "0400 111 333"' ; authz
       const auth = { authorization: `Bearer ${tokens['writer@test']}`, 'content-type': 'application/sparql-update' };
       const r = await rawRequest(a.base, 'POST', '/ds/update', auth, 'DELETE DATA { <http://e/never> <http://e/p> 1 }');
       expect(JSON.parse(r.text)).toMatchObject({ deleted: 0, txId: before + 1 });
+      // A refused write commits nothing: a GSP DELETE of a graph the writer cannot see is 404.
+      const gone = await rawRequest(a.base, 'DELETE', `/ds/data?graph=${encodeURIComponent('http://example/none')}`, { authorization: auth.authorization });
+      expect(gone.status).toBe(404);
+      expect(a.store.stats().txId).toBe(before + 1);
     } finally {
       await a.server.close();
     }

@@ -221,7 +221,7 @@ export function registerGraphStore(app: FastifyInstance, ctx: RouteContext): voi
       quads = await bodyQuads(request, parts, graphKey, bodyBase(request, target));
     }
     const graphName = target.kind === 'graph' ? target.iri : target.kind === 'default' ? 'default' : undefined;
-    let result: { value: { found: boolean; created: boolean }; txId: number };
+    let result: { value: { created: boolean }; txId: number };
     try {
       result = await withWriteScope(ctx, request.caller!, label, (scope) => {
         const ops: UpdateOp[] = [];
@@ -235,16 +235,16 @@ export function registerGraphStore(app: FastifyInstance, ctx: RouteContext): voi
             for (const q of visible) ops.push({ type: 'delete', quad: { s: scope.view.key(q.s), p: scope.view.key(q.p), o: scope.view.key(q.o), g: key } });
           }
         }
-        if (method === 'DELETE' && !existed) return { found: false, created: false };
+        // Thrown inside: a refused write rolls back instead of committing an empty transaction.
+        if (method === 'DELETE' && !existed) throw new GraphServerError('NOT_FOUND', `no graph <${graphName}> in /${ds}`);
         for (const quad of quads) ops.push({ type: 'add', quad });
         scope.apply(ops);
-        return { found: true, created: !existed && quads.length > 0 };
+        return { created: !existed && quads.length > 0 };
       });
     } catch (error) {
       audit(request, `gsp-${method.toLowerCase()}`, { outcome: 'failed', graph: graphName, code: (error as { code?: string }).code, label });
       throw error;
     }
-    if (!result.value.found) throw new GraphServerError('NOT_FOUND', `no graph <${graphName}> in /${ds}`);
     const txId = result.txId;
     audit(request, `gsp-${method.toLowerCase()}`, { outcome: 'ok', graph: graphName, created: result.value.created, quads: quads.length, label, txId });
     if (method === 'DELETE') return reply.code(204).send();
