@@ -31,6 +31,14 @@ export interface LimitsConfig {
   resultRows: number;
   /** Requests per user per minute; 0 = unlimited (default 0). */
   requestsPerMinute: number;
+  /** A write body (upload, graph store) that sends no byte for this long: 408 (default 30 000 ms; 0 = off). */
+  bodyIdleTimeoutMs: number;
+  /** A write body not received whole within this time: 408 (default 600 000 ms; 0 = off). */
+  bodyTimeoutMs: number;
+  /** Upload bytes kept in memory before the body is spooled to a temporary file (default 16 MiB). */
+  spoolMemoryBytes: number;
+  /** Graceful stop: how long in-flight requests may finish before they are cut (default 30 000 ms). */
+  shutdownGraceMs: number;
 }
 
 export interface SecurityConfig {
@@ -73,7 +81,8 @@ export interface GraphServerConfigInput {
 export function defaultConfig(): GraphServerConfig {
   return {
     dataset: { name: 'ds', defaultLabel: '!', permissions: { read: 'ianode_read | ianode_admin', write: 'ianode_admin' } },
-    limits: { queryTimeoutMs: 60_000, uploadBytes: 512 * 1024 * 1024, requestBytes: 1024 * 1024, resultRows: 1_000_000, requestsPerMinute: 0 },
+    limits: { queryTimeoutMs: 60_000, uploadBytes: 512 * 1024 * 1024, requestBytes: 1024 * 1024, resultRows: 1_000_000, requestsPerMinute: 0,
+      bodyIdleTimeoutMs: 30_000, bodyTimeoutMs: 600_000, spoolMemoryBytes: 16 * 1024 * 1024, shutdownGraceMs: 30_000 },
     security: { attributeCacheMs: 30_000 },
     graphql: false,
   };

@@ -13,10 +13,12 @@ export type GraphServerErrorCode =
   | 'NOT_FOUND'
   | 'METHOD_NOT_ALLOWED'
   | 'NOT_ACCEPTABLE'
+  | 'REQUEST_TIMEOUT'
   | 'PAYLOAD_TOO_LARGE'
   | 'UNSUPPORTED_MEDIA_TYPE'
   | 'RATE_LIMITED'
   | 'NOT_IMPLEMENTED'
+  | 'SHUTTING_DOWN'
   | 'INTERNAL';
 
 export class GraphServerError extends Error {
@@ -42,10 +44,12 @@ const STATUS: Record<Exclude<AnyCode, AuthErrorCode>, number> = {
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
   NOT_ACCEPTABLE: 406,
+  REQUEST_TIMEOUT: 408,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMITED: 429,
   NOT_IMPLEMENTED: 501,
+  SHUTTING_DOWN: 503,
   INTERNAL: 500,
   SPARQL_SYNTAX: 400,
   SPARQL_UNSUPPORTED: 501,
@@ -120,6 +124,7 @@ function reasonPhrase(status: number): string {
     case 404: return 'Not Found';
     case 405: return 'Method Not Allowed';
     case 406: return 'Not Acceptable';
+    case 408: return 'Request Timeout';
     case 413: return 'Content Too Large';
     case 415: return 'Unsupported Media Type';
     case 429: return 'Too Many Requests';

@@ -15,9 +15,12 @@ import type { RouteContext } from './routes/context.js';
 import { registerGraphql } from './routes/graphql.js';
 import { registerGraphStore } from './routes/gsp.js';
 import { registerHealth } from './routes/health.js';
+import { closeAfterReply } from './routes/respond.js';
 import { registerSparql } from './routes/sparql.js';
 import { registerUpload } from './routes/upload.js';
 import { createRateLimiter, createSecurity, type Caller, type Security } from './security.js';
+import { BodyDeadline, realTimers, SpoolArea, spoolBody, type Timers } from './body-reader.js';
+import { createWriter } from './writes.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -42,6 +45,10 @@ export interface GraphServerOptions {
   waitForAccessServiceMs?: number;
   /** Base IRI for relative IRIs in queries and uploads. */
   baseIRI?: string;
+  /** Timers of the body timeouts and the graceful stop (tests drive them by hand). */
+  timers?: Timers;
+  /** Folder under which write bodies are spooled (a 0700 folder is made in it; default the OS temp). */
+  spoolDir?: string;
 }
 
 export interface GraphServer {
@@ -51,8 +58,14 @@ export interface GraphServer {
   security: Security;
   metrics: Metrics;
   listen(options?: { port?: number; host?: string }): Promise<string>;
+  /** Graceful stop: stop accepting, let in-flight requests finish for up to
+   * `limits.shutdownGraceMs`, then end the rest (write bodies still arriving: 503) and close the
+   * store. Returns within the grace plus a short margin. */
   close(): Promise<void>;
 }
+
+/** After the grace: time for 503 replies to go out before sockets are cut, and for the store to close. */
+const CLOSE_MARGIN_MS = 1_000;
 
 const LOG_REDACT = ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization', 'authorization'];
 
@@ -151,23 +164,82 @@ export async function createGraphServer(input: GraphServerConfigInput | GraphSer
     throw new GraphServerError('NOT_FOUND', `no endpoint ${request.method} ${request.url.split('?')[0]}`);
   });
 
+  const timers = options.timers ?? realTimers;
+  const { bodyIdleTimeoutMs, bodyTimeoutMs, spoolMemoryBytes } = config.limits;
+  const openBodies = new Set<BodyDeadline>();
+  const spoolArea = new SpoolArea(options.spoolDir);
+  /** Set by close(): replies from then on close their connection (no keep-alive past the stop). */
+  let stopping = false;
+  /** Set when a graceful stop's grace is over: bodies still to be read are refused (503). */
+  let graceOver = false;
+  let storeClosed = false;
   const ctx: RouteContext = {
     config,
-    store,
     security,
     metrics,
     baseIRI: options.baseIRI,
     viewFor: (caller) => store.view(caller.visible ?? (() => true)),
+    writer: createWriter(store),
+    bodies: {
+      deadline: (what) => {
+        const deadline = new BodyDeadline({ idleMs: bodyIdleTimeoutMs, totalMs: bodyTimeoutMs }, timers, what, (d) => openBodies.delete(d));
+        if (graceOver) deadline.fail(shuttingDown());
+        else openBodies.add(deadline);
+        return deadline;
+      },
+      spool: (source, deadline, limit) => spoolBody(source, { limit, memoryBytes: spoolMemoryBytes, area: spoolArea, deadline }),
+    },
+    storeOpen: () => !storeClosed,
   };
+  app.addHook('onSend', async (_request, reply) => {
+    if (stopping) closeAfterReply(reply);
+  });
   registerHealth(app, ctx);
   registerSparql(app, ctx);
   registerUpload(app, ctx);
   registerGraphStore(app, ctx);
   registerGraphql(app, ctx);
   app.addHook('onClose', async () => {
+    storeClosed = true;
+    await spoolArea.remove();
     if (options.store === undefined) await store.close();
   });
   await app.ready();
+
+  const sleep = (ms: number) => {
+    let handle: unknown;
+    const promise = new Promise<void>((resolve) => {
+      handle = timers.setTimeout(resolve, ms);
+    });
+    return { promise, cancel: () => timers.clearTimeout(handle) };
+  };
+  let closing: Promise<void> | undefined;
+  const close = async (): Promise<void> => {
+    stopping = true;
+    // Stops accepting now; Fastify answers 503 to new requests on open connections, and closes
+    // the store (onClose) once the last connection has ended.
+    const closed = app.close().then(() => true, (error: unknown) => {
+      app.log.error({ err: error }, 'close failed');
+      return true;
+    });
+    const grace = sleep(config.limits.shutdownGraceMs);
+    const done = await Promise.race([closed, grace.promise.then(() => false)]);
+    grace.cancel();
+    if (done) return;
+    // Past the grace: write bodies still arriving end with 503 (nothing stored), then every
+    // connection left is cut; a commit already under way finishes within the margin.
+    graceOver = true;
+    app.log.warn({ writes: openBodies.size, graceMs: config.limits.shutdownGraceMs }, 'stopping: grace over, ending requests still open');
+    for (const deadline of [...openBodies]) deadline.fail(shuttingDown());
+    const margin = sleep(CLOSE_MARGIN_MS / 2);
+    await Promise.race([closed, margin.promise]);
+    margin.cancel();
+    app.server.closeAllConnections();
+    const last = sleep(CLOSE_MARGIN_MS / 2);
+    const finished = await Promise.race([closed, last.promise.then(() => false)]);
+    last.cancel();
+    if (!finished) app.log.error('stopping: the store did not close within the margin');
+  };
 
   return {
     app,
@@ -178,10 +250,15 @@ export async function createGraphServer(input: GraphServerConfigInput | GraphSer
     async listen({ port = 3030, host = '127.0.0.1' } = {}) {
       return app.listen({ port, host });
     },
-    async close() {
-      await app.close();
+    close() {
+      closing ??= close();
+      return closing;
     },
   };
+}
+
+function shuttingDown(): GraphServerError {
+  return new GraphServerError('SHUTTING_DOWN', 'the server is stopping: the request body was not read in time; nothing was stored. Retry against a running server');
 }
 
 function loggerOptions(logger: FastifyServerOptions['logger'] | undefined): FastifyServerOptions['logger'] {

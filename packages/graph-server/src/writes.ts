@@ -1,23 +1,25 @@
 /**
- * Label-aware, atomic writes for SPARQL Update and Graph Store Protocol writes (SPEC §3, §4).
+ * The write boundary of the graph server (SPEC §3, §4; STYLE.md "Write boundary"): uploads, SPARQL
+ * Update and Graph Store Protocol writes all commit through `createWriter`, the one holder of the
+ * store's write side, with one label rule (docs/graph-server.md, "Writes and labels"):
+ *
+ * - a writer adds quads (labelled by the request's `Security-Label`, else the default label), and
+ *   changes (relabels) or removes only quads it can see;
+ * - a quad it cannot see is left exactly as it is, data and label, whatever the request says
+ *   (enforced by the store at commit resolution: `WriteOptions.writable` is the caller's
+ *   visibility, so no route can forget it);
+ * - the reply does not depend on whether such a quad exists: counts come from the request, and
+ *   every acknowledged write commits and advances the txId (`commitEmpty`), changed or not.
  *
  * Every write request is ONE store transaction. Reads inside it go through the caller's view of
  * the snapshot taken when the transaction starts (one writer at a time, so nothing commits in
  * between), plus the request's own pending writes (the update overlay of @ianode/sparql).
- *
- * The rules (docs/graph-server.md, "Writes and labels"):
- * - inserted quads get the request's `Security-Label` header, else the dataset default label; a
- *   quad the caller can already see and re-inserts without a header keeps its label;
- * - deletes (DELETE DATA/WHERE, CLEAR, DROP, COPY/MOVE targets, GSP PUT/DELETE) reach only quads
- *   the caller can see; inserting a quad that exists under a label the caller cannot see leaves
- *   it and its label untouched. Responses report the same counts either way, so a caller learns
- *   nothing of invisible quads.
  */
 import type { FastifyRequest } from 'fastify';
 import { validateLabel } from '@ianode/abac';
 import { namedNode, type Dataset } from '@ianode/rdf';
 import { createFileLoader, executeUpdate, parseUpdate, type ParsedUpdate, type UpdateOp, type UpdateResult } from '@ianode/sparql';
-import type { KeyQuad, WriteTransaction } from '@ianode/store';
+import type { KeyQuad, LoadResult, PreparedLoad, QuadStore, WriteOptions, WriteTransaction } from '@ianode/store';
 import { GraphServerError } from './errors.js';
 import type { RouteContext } from './routes/context.js';
 import type { Caller } from './security.js';
@@ -31,50 +33,57 @@ export function requestLabel(request: FastifyRequest): string | undefined {
   return header;
 }
 
+/** The write side of the store, as routes get it: always in a caller's write scope. */
+export interface Writer {
+  /** One atomic, durable transaction in the caller's write scope; `view` is the caller's view of
+   * the state the transaction starts from. */
+  transaction<T>(caller: Caller, body: (tx: WriteTransaction, view: Dataset) => T | Promise<T>): Promise<{ value: T; txId: number }>;
+  /** Commit an upload parsed before (`prepareLoad`) in the caller's write scope. */
+  load(caller: Caller, prepared: PreparedLoad): Promise<LoadResult>;
+}
+
+/** The caller's write options: may write what it can see (open mode: everything); always commit. */
+function writeOptions(caller: Caller): WriteOptions {
+  return { writable: caller.visible, commitEmpty: true };
+}
+
+export function createWriter(store: QuadStore): Writer {
+  return {
+    transaction: (caller, body) =>
+      store.write((tx) => {
+        const snapshot = store.snapshot();
+        return body(tx, caller.visible === undefined ? snapshot : snapshot.view(caller.visible));
+      }, writeOptions(caller)),
+    load: (caller, prepared) => store.load(prepared, writeOptions(caller)),
+  };
+}
+
 export interface WriteScope {
   /** The caller's view of the state the transaction starts from. */
   view: Dataset;
-  /** Adds (label rule above) and deletes of visible quads, straight into the transaction. */
+  /** Adds and deletes, straight into the transaction (the store applies the label rule). */
   apply(ops: readonly UpdateOp[]): void;
   /** Whether the caller will see what it inserts. */
   insertsVisible: boolean;
-  added: number;
-  deleted: number;
 }
 
 /** Runs `body` as one atomic, durable store transaction with the caller's write scope. */
-export async function withWriteScope<T>(ctx: RouteContext, caller: Caller, label: string | undefined, body: (scope: WriteScope) => T | Promise<T>): Promise<{ value: T; added: number; deleted: number }> {
+export async function withWriteScope<T>(ctx: RouteContext, caller: Caller, label: string | undefined, body: (scope: WriteScope) => T | Promise<T>): Promise<{ value: T; txId: number }> {
   const visible = caller.visible;
   const effectiveLabel = label ?? ctx.config.dataset.defaultLabel;
-  return ctx.store.transaction(async (tx: WriteTransaction) => {
-    const snapshot = ctx.store.snapshot();
-    const view = visible === undefined ? snapshot : snapshot.view(visible);
+  return ctx.writer.transaction(caller, async (tx, view) => {
     const scope: WriteScope = {
       view,
       insertsVisible: visible === undefined ? true : safeVisible(visible, effectiveLabel),
-      added: 0,
-      deleted: 0,
       apply(ops) {
         for (const op of ops) {
           const quad: KeyQuad = op.quad;
-          if (op.type === 'delete') {
-            // The update layer only deletes quads of the view; checked again here (fail closed).
-            if (visible !== undefined && !visibleNow(ctx, quad, visible)) continue;
-            tx.delete(quad);
-            scope.deleted++;
-          } else {
-            if (visible !== undefined) {
-              const current = ctx.store.labelOf(quad);
-              if (current !== undefined && !safeVisible(visible, current)) continue; // invisible: untouched
-            }
-            tx.add(quad, label);
-            scope.added++;
-          }
+          if (op.type === 'delete') tx.delete(quad);
+          else tx.add(quad, label);
         }
       },
     };
-    const value = await body(scope);
-    return { value, added: scope.added, deleted: scope.deleted };
+    return body(scope);
   });
 }
 
@@ -84,12 +93,6 @@ function safeVisible(visible: (label: string) => boolean, label: string): boolea
   } catch {
     return false;
   }
-}
-
-/** A stored quad's label is visible to the caller, or the quad is not stored (a pending add). */
-function visibleNow(ctx: RouteContext, quad: KeyQuad, visible: (label: string) => boolean): boolean {
-  const label = ctx.store.labelOf(quad);
-  return label === undefined || safeVisible(visible, label);
 }
 
 /** The protocol's dataset for an update: `using-graph-uri` and `using-named-graph-uri` IRIs. */
@@ -131,8 +134,9 @@ export async function runSparqlUpdate(
   const { queryTimeoutMs, resultRows } = ctx.config.limits;
   const loadDir = process.env.IANODE_UPDATE_LOAD_DIR;
   let value: UpdateResult;
+  let txId: number;
   try {
-    ({ value } = await withWriteScope(ctx, caller, label, (scope) =>
+    ({ value, txId } = await withWriteScope(ctx, caller, label, (scope) =>
       executeUpdate(scope.view, parsed, { applyOps: (ops) => scope.apply(ops) }, {
         deadline: queryTimeoutMs > 0 ? Date.now() + queryTimeoutMs : undefined,
         rowBudget: resultRows > 0 ? resultRows : undefined,
@@ -145,7 +149,6 @@ export async function runSparqlUpdate(
     audit(request, 'sparql-update', { outcome: 'failed', code: (error as { code?: string }).code, label });
     throw error;
   }
-  const txId = ctx.store.stats().txId;
   audit(request, 'sparql-update', { outcome: 'ok', operations: value.operations, inserted: value.inserted, deleted: value.deleted, label, txId });
   return { ...value, txId };
 }

@@ -15,11 +15,49 @@ export interface StoreOptions {
   checkpointBytes?: number | undefined;
 }
 
-export interface LoadOptions {
+/**
+ * How a write may touch what is stored (docs/graph-server.md "Writes and labels"). Without
+ * `writable` every quad may be written (in-process loads, tools).
+ */
+export interface WriteOptions {
+  /**
+   * Whether the writer may change a quad whose current label is `label` (the label text; the
+   * dataset default's text for unlabelled quads). A stored quad, or a pending label, whose label
+   * this rejects is left exactly as it is by every operation of the transaction (adds, deletes and
+   * label assignments alike); a quad that arrives under a rejected pending label takes that label.
+   * A predicate that throws counts as `false` (fail closed).
+   */
+  writable?: ((label: string) => boolean) | undefined;
+  /** Commit (log an empty transaction and advance the txId) even when nothing changed, so the
+   * txId a writer is told does not depend on whether its writes found quads it cannot see. */
+  commitEmpty?: boolean | undefined;
+}
+
+export interface LoadOptions extends WriteOptions {
   format: RdfFormat;
   /** The `Security-Label` of the request: applies to every quad of the load (SPEC §3). */
   label?: string | undefined;
   baseIRI?: string | undefined;
+}
+
+/**
+ * An upload parsed and checked outside the writer lock (`prepareLoad`): the body's syntax, its
+ * `Security-Label` and its labels-graph entries are validated, terms are collected locally; the
+ * commit then only interns the distinct terms and resolves. Opaque: build it with `prepareLoad`.
+ */
+export interface PreparedLoad {
+  readonly kind: 'prepared-load';
+  /** Distinct term keys; local id = index, 0 = the default graph (''). */
+  readonly terms: readonly string[];
+  /** g, s, p, o local ids per data quad. */
+  readonly rows: Uint32Array;
+  /** Validated `Security-Label` of every quad, or undefined. */
+  readonly label: string | undefined;
+  /** Labels-graph assignments (local ids), validated, in upload order. */
+  readonly assignments: readonly { g: number; s: number; p: number; o: number; label: string }[];
+  readonly quads: number;
+  readonly triples: number;
+  readonly labels: number;
 }
 
 export interface LoadResult {
@@ -63,10 +101,16 @@ export interface StoreStats {
 export interface QuadStore extends Dataset {
   /** A read-only, consistent Dataset of the state as of now; later commits never show in it. */
   snapshot(): Dataset;
-  /** Parse and load RDF as one atomic, durable transaction (all or nothing). */
+  /** Parse and load RDF as one atomic, durable transaction (all or nothing). A string or stream is
+   * parsed while the writer lock is held (fastest for in-process loads); a `PreparedLoad` was
+   * parsed before, so the lock is held only for interning, resolution and the log write. */
   load(input: string | AsyncIterable<string | Uint8Array>, options: LoadOptions): Promise<LoadResult>;
+  load(input: PreparedLoad, options?: WriteOptions): Promise<LoadResult>;
   /** Run `body` as one atomic, durable transaction; a throw rolls everything back. */
-  transaction<T>(body: (tx: WriteTransaction) => T | Promise<T>): Promise<T>;
+  transaction<T>(body: (tx: WriteTransaction) => T | Promise<T>, options?: WriteOptions): Promise<T>;
+  /** `transaction`, also telling the txId of the commit (the current one when nothing was
+   * committed and `commitEmpty` is off). */
+  write<T>(body: (tx: WriteTransaction) => T | Promise<T>, options?: WriteOptions): Promise<{ value: T; txId: number }>;
   /** Label text of a stored quad, or undefined when absent ('' never: default is reported as the
    * default label's text). */
   labelOf(quad: KeyQuad): string | undefined;

@@ -9,9 +9,9 @@
  * quad arrives. The labels graph itself is never stored as data. Any malformed label or entry
  * throws, and the transaction stores nothing.
  */
-import { LabelSyntaxError } from '@ianode/abac';
+import { LabelSyntaxError, validateLabel } from '@ianode/abac';
 import { keyToTerm, parsePatternTerms, parseQuadKeyStream, parseQuadKeys, type TermDictionary } from '@ianode/rdf';
-import type { LoadOptions, LoadResult } from './api.js';
+import type { LoadOptions, LoadResult, PreparedLoad } from './api.js';
 import { StoreError } from './errors.js';
 import type { LabelTable } from './labels.js';
 import { NO_LABEL, type TxBuffer } from './transaction.js';
@@ -60,12 +60,89 @@ export async function loadRdf(
   const parseOptions = { format: options.format, baseIRI: options.baseIRI };
   const { prefixes } =
     typeof input === 'string' ? parseQuadKeys(input, parseOptions, sink) : await parseQuadKeyStream(input, parseOptions, sink);
+  for (const a of labelAssignments(entries, prefixes, options.baseIRI)) {
+    tx.setLabelIds(dict.intern(a.g), dict.intern(a.s), dict.intern(a.p), dict.intern(a.o), labels.intern(a.label));
+  }
+  return { quads, triples, labels: entries.size };
+}
+
+/**
+ * Parse and check an upload without touching a store (no lock, no dictionary): syntax, the
+ * `Security-Label` (LabelSyntaxError) and every labels-graph entry (StoreError LABELS_GRAPH) fail
+ * here. Terms are kept once each in a local table, quads as local ids.
+ */
+export async function prepareLoad(input: string | AsyncIterable<string | Uint8Array>, options: LoadOptions): Promise<PreparedLoad> {
+  if (options.label !== undefined) validateLabel(options.label.trim());
+  const ids = new Map<string, number>([['', 0]]);
+  const terms: string[] = [''];
+  const local = (key: string): number => {
+    let id = ids.get(key);
+    if (id === undefined) {
+      id = terms.length;
+      // A fresh copy: a parser's key may be a slice that keeps a whole input chunk alive.
+      const copy = (' ' + key).slice(1);
+      terms.push(copy);
+      ids.set(copy, id);
+    }
+    return id;
+  };
+  const entries = new Map<string, LabelEntry>();
+  let rows = new Uint32Array(4 * 1024);
+  let quads = 0;
+  let triples = 0;
+  const sink = (s: string, p: string, o: string, g: string): void => {
+    if (g !== '' && LABEL_GRAPHS.has(g)) {
+      collectEntry(entries, s, p, o);
+      return;
+    }
+    if (rows.length < 4 * (quads + 1)) {
+      const grown = new Uint32Array(rows.length * 2);
+      grown.set(rows);
+      rows = grown;
+    }
+    const at = 4 * quads;
+    rows[at] = g === '' ? 0 : local(g);
+    rows[at + 1] = local(s);
+    rows[at + 2] = local(p);
+    rows[at + 3] = local(o);
+    quads++;
+    if (g === '') triples++;
+  };
+  const parseOptions = { format: options.format, baseIRI: options.baseIRI };
+  const { prefixes } =
+    typeof input === 'string' ? parseQuadKeys(input, parseOptions, sink) : await parseQuadKeyStream(input, parseOptions, sink);
+  const assignments = labelAssignments(entries, prefixes, options.baseIRI).map((a) => ({
+    g: local(a.g), s: local(a.s), p: local(a.p), o: local(a.o), label: a.label,
+  }));
+  return { kind: 'prepared-load', terms, rows: rows.subarray(0, 4 * quads), label: options.label, assignments, quads, triples, labels: entries.size };
+}
+
+/** Stage a prepared load in a transaction (caller holds the writer lock). */
+export function loadPrepared(tx: TxBuffer, dict: TermDictionary, labels: LabelTable, prepared: PreparedLoad): Omit<LoadResult, 'txId'> {
+  if (prepared.kind !== 'prepared-load') throw new TypeError('load: not a PreparedLoad (build it with prepareLoad)');
+  const ids = new Uint32Array(prepared.terms.length);
+  for (let i = 1; i < ids.length; i++) ids[i] = dict.intern(prepared.terms[i]!);
+  const headerLabel = prepared.label === undefined ? NO_LABEL : labels.intern(prepared.label);
+  const rows = prepared.rows;
+  tx.cols.reserve(rows.length / 4);
+  for (let i = 0; i < rows.length; i += 4) tx.addIds(ids[rows[i]!]!, ids[rows[i + 1]!]!, ids[rows[i + 2]!]!, ids[rows[i + 3]!]!, headerLabel);
+  for (const a of prepared.assignments) tx.setLabelIds(ids[a.g]!, ids[a.s]!, ids[a.p]!, ids[a.o]!, labels.intern(a.label));
+  return { quads: prepared.quads, triples: prepared.triples, labels: prepared.labels };
+}
+
+/** The labels graph's entries as checked label assignments (quad keys, '' = default graph). */
+function labelAssignments(
+  entries: Map<string, LabelEntry>,
+  prefixes: Record<string, string>,
+  baseIRI: string | undefined,
+): { g: string; s: string; p: string; o: string; label: string }[] {
   const assigned = new Map<string, string>();
+  const out: { g: string; s: string; p: string; o: string; label: string }[] = [];
   for (const entry of entries.values()) {
     const [patternText, labelText] = checkEntry(entry);
     let keys: string[];
     try {
-      keys = parsePatternTerms(patternText, prefixes, options.baseIRI);
+      keys = parsePatternTerms(patternText, prefixes, baseIRI);
     } catch (err) {
       throw new StoreError('LABELS_GRAPH', `labels graph: bad pattern '${patternText}': ${(err as Error).message}`, { cause: err });
     }
@@ -74,23 +151,23 @@ export async function loadRdf(
     }
     const [g, s, p, o] = keys.length === 4 ? keys : ['', ...keys];
     const id = `${g}\u0000${s}\u0000${p}\u0000${o}`;
+    const label = labelText.trim();
     const previous = assigned.get(id);
-    if (previous !== undefined && previous !== labelText.trim()) {
+    if (previous !== undefined && previous !== label) {
       throw new StoreError('LABELS_GRAPH', `labels graph: pattern '${patternText}' has two labels ('${previous}' and '${labelText}')`);
     }
-    assigned.set(id, labelText.trim());
-    let labelId: number;
+    assigned.set(id, label);
     try {
-      labelId = labels.intern(labelText);
+      validateLabel(label);
     } catch (err) {
       if (err instanceof LabelSyntaxError) {
         throw new StoreError('LABELS_GRAPH', `labels graph: malformed label for pattern '${patternText}': ${err.message}`, { cause: err });
       }
       throw err;
     }
-    tx.setLabelIds(dict.intern(g!), dict.intern(s!), dict.intern(p!), dict.intern(o!), labelId);
+    out.push({ g: g!, s: s!, p: p!, o: o!, label });
   }
-  return { quads, triples, labels: entries.size };
+  return out;
 }
 
 function collectEntry(entries: Map<string, LabelEntry>, s: string, p: string, o: string): void {

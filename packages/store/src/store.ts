@@ -10,11 +10,13 @@ import { join } from 'node:path';
 import { rmSync } from 'node:fs';
 import type { Dataset, IdQuad, LabelPredicate, QuadBatch, QuadPattern, Term } from '@ianode/rdf';
 import { TermDictionary } from '@ianode/rdf';
-import type { KeyQuad, LoadOptions, LoadResult, QuadStore, StoreOptions, StoreStats, WriteTransaction } from './api.js';
+import type {
+  KeyQuad, LoadOptions, LoadResult, PreparedLoad, QuadStore, StoreOptions, StoreStats, WriteOptions, WriteTransaction,
+} from './api.js';
 import { RowColumns } from './columns.js';
 import { StoreError } from './errors.js';
 import { LabelTable } from './labels.js';
-import { loadRdf } from './loader.js';
+import { loadPrepared, loadRdf } from './loader.js';
 import { ORDERS } from './orders.js';
 import {
   checkpointName, listDir, readTransactions, walName, WalWriter, writeFileAtomic,
@@ -123,27 +125,35 @@ export class LabelledQuadStore implements QuadStore {
 
   // ---- writes ----
 
-  load(input: string | AsyncIterable<string | Uint8Array>, options: LoadOptions): Promise<LoadResult> {
-    return this.transactionWithId((tx) => loadRdf(tx, this.dict, this.labels, input, options, () => this.logTermsAhead())).then(
-      ([result, txId]) => ({ ...result, txId }),
-    );
+  load(input: string | AsyncIterable<string | Uint8Array>, options: LoadOptions): Promise<LoadResult>;
+  load(input: PreparedLoad, options?: WriteOptions): Promise<LoadResult>;
+  load(input: string | AsyncIterable<string | Uint8Array> | PreparedLoad, options: LoadOptions | WriteOptions = {}): Promise<LoadResult> {
+    const body = isPrepared(input)
+      ? (tx: TxBuffer) => loadPrepared(tx, this.dict, this.labels, input)
+      : (tx: TxBuffer) => loadRdf(tx, this.dict, this.labels, input, options as LoadOptions, () => this.logTermsAhead());
+    return this.transactionWithId(body, options).then(([result, txId]) => ({ ...result, txId }));
   }
 
-  async transaction<T>(body: (tx: WriteTransaction) => T | Promise<T>): Promise<T> {
-    const [result] = await this.transactionWithId(body);
+  async transaction<T>(body: (tx: WriteTransaction) => T | Promise<T>, options: WriteOptions = {}): Promise<T> {
+    const [result] = await this.transactionWithId(body, options);
     return result;
   }
 
-  private transactionWithId<T>(body: (tx: TxBuffer) => T | Promise<T>): Promise<[T, number]> {
-    const run = this.lock.then(() => this.runTransaction(body));
+  async write<T>(body: (tx: WriteTransaction) => T | Promise<T>, options: WriteOptions = {}): Promise<{ value: T; txId: number }> {
+    const [value, txId] = await this.transactionWithId(body, options);
+    return { value, txId };
+  }
+
+  private transactionWithId<T>(body: (tx: TxBuffer) => T | Promise<T>, options: WriteOptions): Promise<[T, number]> {
+    const run = this.lock.then(() => this.runTransaction(body, options));
     this.lock = run.catch(() => undefined);
     return run;
   }
 
-  private async runTransaction<T>(body: (tx: TxBuffer) => T | Promise<T>): Promise<[T, number]> {
+  private async runTransaction<T>(body: (tx: TxBuffer) => T | Promise<T>, options: WriteOptions): Promise<[T, number]> {
     if (this.closed) throw new StoreError('STORE_CLOSED', 'the store is closed');
     const firstRow = this.cols.length;
-    const tx = new TxBuffer(this.dict, this.labels, this.cols, firstRow);
+    const tx = new TxBuffer(this.dict, this.labels, this.cols, firstRow, options.writable);
     try {
       const result = await body(tx);
       const effects = tx.resolve(this.runs, this.pending);
@@ -151,7 +161,8 @@ export class LabelledQuadStore implements QuadStore {
         effects.addRows.length > 0 || effects.deleteRows.length > 0 || effects.pendingSet.size > 0 || effects.pendingDelete.length > 0;
       if (!changed) {
         this.cols.truncate(firstRow);
-        return [result, this.state.txId];
+        // commitEmpty: an empty transaction is still logged and advances the txId (WriteOptions).
+        if (options.commitEmpty !== true) return [result, this.state.txId];
       }
       const txId = this.state.txId + 1;
       // A big commit sorts its other index orders on worker threads while the log is written.
@@ -427,6 +438,10 @@ export class LabelledQuadStore implements QuadStore {
     await this.wal?.close();
     this.wal = undefined;
   }
+}
+
+function isPrepared(input: unknown): input is PreparedLoad {
+  return typeof input === 'object' && input !== null && (input as { kind?: unknown }).kind === 'prepared-load';
 }
 
 function pendingFrames(type: FrameType, entries: [string, number][]): Iterable<Buffer> {

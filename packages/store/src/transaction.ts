@@ -6,6 +6,11 @@
  * the add sequence. At commit, everything is sorted by quad (stable, so the order of operations
  * on one quad is kept) and each quad's operations are replayed against its stored state: the
  * result is the rows to add, the rows to delete and the pending-label changes.
+ *
+ * With a `writable` predicate (WriteOptions), a stored quad whose label the writer may not write
+ * is left as it is: adds, deletes and label assignments of it are dropped here, at the one place
+ * every write path goes through. A pending label the writer may not write stays, and a quad that
+ * arrives under it takes it. What the transaction itself adds is the writer's.
  */
 import { keyToTerm, termToKey, type TermDictionary } from '@ianode/rdf';
 import type { KeyQuad, WriteTransaction } from './api.js';
@@ -51,13 +56,39 @@ export function quadKey(g: number, s: number, p: number, o: number): string {
 
 export class TxBuffer implements WriteTransaction {
   readonly ops: Op[] = [];
+  /** Per label id: 0 not yet asked, 1 writable, 2 not (the predicate runs once per label). */
+  private writableIds = new Uint8Array(0);
 
   constructor(
     private readonly dict: TermDictionary,
     private readonly labels: LabelTable,
     readonly cols: RowColumns,
     readonly firstRow: number,
+    private readonly writable?: ((label: string) => boolean) | undefined,
   ) {}
+
+  /** Whether the writer may change a quad labelled `id` (always, without a predicate; a throwing
+   * predicate means no). */
+  private mayWrite(id: number): boolean {
+    if (this.writable === undefined) return true;
+    if (id >= this.writableIds.length) {
+      const t = new Uint8Array(Math.max(16, id + 1, this.writableIds.length * 2));
+      t.set(this.writableIds);
+      this.writableIds = t;
+    }
+    let v = this.writableIds[id]!;
+    if (v === 0) {
+      let ok = false;
+      try {
+        ok = this.writable(this.labels.text(id)) === true;
+      } catch {
+        ok = false;
+      }
+      v = ok ? 1 : 2;
+      this.writableIds[id] = v;
+    }
+    return v === 1;
+  }
 
   add(quad: KeyQuad, label?: string): void {
     const l = label === undefined ? NO_LABEL : this.labels.intern(label);
@@ -151,6 +182,17 @@ export class TxBuffer implements WriteTransaction {
     }
     const key = pending.size > 0 || j1 > j0 ? quadKey(g, s, p, o) : '';
     const pendingBefore = key !== '' ? pending.get(key) : undefined;
+    // The write boundary judges the state before this transaction: a stored quad the writer may
+    // not write is left alone by every operation; so is a pending label (a quad arriving under it
+    // takes it). The writer's own adds of this transaction are its to relabel or remove.
+    let pendingLocked = false;
+    if (this.writable !== undefined) {
+      if (stored >= 0) {
+        if (!this.mayWrite(cols.label[stored]!)) return;
+      } else if (pendingBefore !== undefined && !this.mayWrite(pendingBefore)) {
+        pendingLocked = true;
+      }
+    }
     let present = stored >= 0;
     let label = present ? cols.label[stored]! : 0;
     let pendingLabel = pendingBefore;
@@ -163,7 +205,8 @@ export class TxBuffer implements WriteTransaction {
       if (a < i1 && (op === undefined || added[a]! < op.seq)) {
         const r = added[a++]!;
         let l = cols.label[r]!;
-        if (l === NO_LABEL) l = present ? label : (pendingLabel ?? DEFAULT_LABEL_ID);
+        if (pendingLocked) l = pendingBefore!;
+        else if (l === NO_LABEL) l = present ? label : (pendingLabel ?? DEFAULT_LABEL_ID);
         present = true;
         label = l;
         row = r;
@@ -173,6 +216,8 @@ export class TxBuffer implements WriteTransaction {
         if (op!.kind === OpKind.Delete) {
           present = false;
           row = -1;
+        } else if (pendingLocked) {
+          // a label the writer may not write decides this quad's label
         } else if (present) {
           label = op!.label;
         } else {
@@ -180,6 +225,8 @@ export class TxBuffer implements WriteTransaction {
         }
       }
     }
+    // The locked pending label is consumed by the quad's arrival, else kept.
+    if (pendingLocked) pendingLabel = present ? undefined : pendingBefore;
     if (stored >= 0) {
       if (present && label === cols.label[stored]) {
         // unchanged: keep the stored row

@@ -27,14 +27,15 @@ import {
   defaultGraph, factory, formatFromContentType, formatFromExtension, namedNode, parseQuadKeys, termToKey, type Dataset, type Quad, type RdfFormat,
 } from '@ianode/rdf';
 import type { UpdateOp } from '@ianode/sparql';
-import { limitBytes, readText, tooLarge } from '../body.js';
+import { tooLarge } from '../body.js';
+import { guarded, type BodyDeadline } from '../body-reader.js';
 import { isJsonLd, jsonLdToNQuads } from '../jsonld.js';
 import { directGraphIri, parameterIri, requestOrigin } from '../request-iri.js';
 import { audit, requestLabel, withWriteScope } from '../writes.js';
 import { negotiateResultType, serialiseResult, N_TRIPLES, TRIG, TURTLE } from '../sparql-results.js';
 import { GraphServerError } from '../errors.js';
 import type { RouteContext } from './context.js';
-import { sendChunks } from './respond.js';
+import { closeAfterReply, sendChunks } from './respond.js';
 
 const LABELS_GRAPH = '<http://ndtp.co.uk/security#labels';
 const LABELS_GRAPH_2 = '<http://telicent.io/security#labels';
@@ -118,17 +119,26 @@ export function registerGraphStore(app: FastifyInstance, ctx: RouteContext): voi
     return sendChunks(reply, mediaType, serialiseResult({ type: 'quads', quads: quadsOf(view, g) }, mediaType));
   };
 
-  /** The body's RDF documents, read whole (before the transaction starts); 413 over the upload limit. */
-  const bodyParts = async (request: FastifyRequest): Promise<BodyPart[]> => {
+  /** The body's RDF documents, read whole (before the transaction starts) under the body
+   * deadline (408) and the upload limit (413). */
+  const bodyParts = async (request: FastifyRequest, deadline: BodyDeadline): Promise<BodyPart[]> => {
     const limit = ctx.config.limits.uploadBytes;
     const declared = Number(request.headers['content-length']);
     if (Number.isFinite(declared) && declared > limit) throw tooLarge(limit);
     const contentType = request.headers['content-type'];
     if (contentType === undefined || contentType.trim() === '') throw new GraphServerError('BAD_REQUEST', `a graph store write needs a Content-Type: ${SUPPORTED}`);
+    const readWhole = async (source: AsyncIterable<Uint8Array | string>, remaining: number): Promise<string> => {
+      const body = await ctx.bodies.spool(source, deadline, remaining);
+      try {
+        return await body.text();
+      } finally {
+        await body.dispose();
+      }
+    };
     if (request.isMultipart()) {
       const parts: BodyPart[] = [];
       let remaining = limit;
-      for await (const part of request.parts({ limits: { fileSize: limit, files: MAX_PARTS, parts: MAX_PARTS } })) {
+      for await (const part of guarded(request.parts({ limits: { fileSize: limit, files: MAX_PARTS, parts: MAX_PARTS } }), deadline)) {
         const fileName = part.type === 'file' ? part.filename : undefined;
         // A plain form field is text/plain by default, which is also N-Triples' old media type:
         // only a field that declares an RDF type is RDF.
@@ -138,7 +148,7 @@ export function registerGraphStore(app: FastifyInstance, ctx: RouteContext): voi
           if (part.type === 'file') part.file.resume();
           throw new GraphServerError('UNSUPPORTED_MEDIA_TYPE', `multipart part ${JSON.stringify(part.fieldname)} is not RDF (${part.mimetype}): use ${SUPPORTED}`);
         }
-        const text = part.type === 'file' ? await readText(limitBytes(part.file, remaining)) : String(part.value);
+        const text = part.type === 'file' ? await readWhole(part.file, remaining) : String(part.value);
         remaining -= Buffer.byteLength(text);
         if (remaining < 0) throw tooLarge(limit);
         parts.push({ text, format });
@@ -150,7 +160,7 @@ export function registerGraphStore(app: FastifyInstance, ctx: RouteContext): voi
     if (format === undefined) throw new GraphServerError('UNSUPPORTED_MEDIA_TYPE', `unsupported content type ${JSON.stringify(contentType)} for a graph store write: use ${SUPPORTED}`);
     const body = request.body as AsyncIterable<Uint8Array> | string | undefined;
     const source: AsyncIterable<Uint8Array | string> = typeof body === 'string' || body === undefined ? ([body ?? ''] as unknown as AsyncIterable<string>) : body;
-    return [{ text: await readText(limitBytes(source, limit)), format }];
+    return [{ text: await readWhole(source, limit), format }];
   };
 
   /** The parts' quads as keys; triples go to `graphKey` (undefined = a dataset body keeps its graphs). */
@@ -192,7 +202,16 @@ export function registerGraphStore(app: FastifyInstance, ctx: RouteContext): voi
     let newGraph: string | undefined;
     let quads: UpdateOp['quad'][] = [];
     if (method !== 'DELETE') {
-      const parts = await bodyParts(request);
+      const deadline = ctx.bodies.deadline('graph store body');
+      let parts: BodyPart[];
+      try {
+        parts = await bodyParts(request, deadline);
+      } catch (error) {
+        closeAfterReply(reply); // the rest of the body is not read
+        throw error;
+      } finally {
+        deadline.stop();
+      }
       if (target.kind === 'dataset' && !(parts.length === 1 && isQuadFormat(parts[0]!.format) && !request.isMultipart())) {
         // POST of a graph to the graph store: the server names a new graph (GSP §5.5).
         newGraph = `${requestOrigin(request)}${dataPath}/${randomUUID()}`;
@@ -202,7 +221,7 @@ export function registerGraphStore(app: FastifyInstance, ctx: RouteContext): voi
       quads = await bodyQuads(request, parts, graphKey, bodyBase(request, target));
     }
     const graphName = target.kind === 'graph' ? target.iri : target.kind === 'default' ? 'default' : undefined;
-    let result: { value: { found: boolean; created: boolean }; added: number; deleted: number };
+    let result: { value: { created: boolean }; txId: number };
     try {
       result = await withWriteScope(ctx, request.caller!, label, (scope) => {
         const ops: UpdateOp[] = [];
@@ -216,17 +235,17 @@ export function registerGraphStore(app: FastifyInstance, ctx: RouteContext): voi
             for (const q of visible) ops.push({ type: 'delete', quad: { s: scope.view.key(q.s), p: scope.view.key(q.p), o: scope.view.key(q.o), g: key } });
           }
         }
-        if (method === 'DELETE' && !existed) return { found: false, created: false };
+        // Thrown inside: a refused write rolls back instead of committing an empty transaction.
+        if (method === 'DELETE' && !existed) throw new GraphServerError('NOT_FOUND', `no graph <${graphName}> in /${ds}`);
         for (const quad of quads) ops.push({ type: 'add', quad });
         scope.apply(ops);
-        return { found: true, created: !existed && quads.length > 0 };
+        return { created: !existed && quads.length > 0 };
       });
     } catch (error) {
       audit(request, `gsp-${method.toLowerCase()}`, { outcome: 'failed', graph: graphName, code: (error as { code?: string }).code, label });
       throw error;
     }
-    if (!result.value.found) throw new GraphServerError('NOT_FOUND', `no graph <${graphName}> in /${ds}`);
-    const txId = ctx.store.stats().txId;
+    const txId = result.txId;
     audit(request, `gsp-${method.toLowerCase()}`, { outcome: 'ok', graph: graphName, created: result.value.created, quads: quads.length, label, txId });
     if (method === 'DELETE') return reply.code(204).send();
     if (newGraph !== undefined) return reply.code(201).header('location', newGraph).send({ quads: quads.length, txId, graph: newGraph });

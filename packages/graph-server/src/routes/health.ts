@@ -7,10 +7,8 @@ export function registerHealth(app: FastifyInstance, ctx: RouteContext): void {
   app.get('/$/ready', async (request, reply) => {
     const checks: Record<string, string> = {};
     let ready = true;
-    try {
-      ctx.store.stats();
-      checks.storage = 'open';
-    } catch {
+    if (ctx.storeOpen()) checks.storage = 'open';
+    else {
       checks.storage = 'closed';
       ready = false;
     }

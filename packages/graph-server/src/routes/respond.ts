@@ -3,6 +3,13 @@
 import { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 
+/** A request whose body was not read to the end (timeout, stop, early refusal): answer, then close
+ * the connection instead of waiting for the rest of a body nobody will read. */
+export function closeAfterReply(reply: FastifyReply): void {
+  reply.raw.shouldKeepAlive = false;
+  reply.header('connection', 'close');
+}
+
 export async function sendChunks(reply: FastifyReply, mediaType: string, chunks: AsyncIterable<string>): Promise<FastifyReply> {
   const iterator = chunks[Symbol.asyncIterator]();
   const first = await iterator.next();

@@ -1,23 +1,34 @@
 /**
  * `POST /{ds}/upload` (SPEC §4): raw RDF by Content-Type or one multipart file, labels by the
- * `Security-Label` header and the labels graph (SPEC §3), one atomic, durable transaction.
+ * `Security-Label` header and the labels graph (SPEC §3), one atomic, durable transaction in the
+ * caller's write scope (../writes.ts: labels and data of quads the caller cannot see are never
+ * changed, and the reply does not tell whether there were any).
+ *
+ * The body is read whole first (../body-reader.ts: byte limit 413, idle and total timeouts 408,
+ * spooled to a temporary file past `limits.spoolMemoryBytes`), then parsed and checked
+ * (`prepareLoad`: syntax and label errors are 400), all without the store's writer lock; the lock
+ * is held only for the commit.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { validateLabel } from '@ianode/abac';
 import { formatFromContentType, formatFromExtension, type RdfFormat } from '@ianode/rdf';
-import type { LoadResult, QuadStore } from '@ianode/store';
-import { limitBytes, readText, tooLarge } from '../body.js';
+import { prepareLoad, type LoadResult, type PreparedLoad } from '@ianode/store';
+import { tooLarge } from '../body.js';
+import type { SpooledBody } from '../body-reader.js';
 import { GraphServerError } from '../errors.js';
 import { isJsonLd, jsonLdToNQuads } from '../jsonld.js';
+import { audit } from '../writes.js';
 import type { RouteContext } from './context.js';
+import { closeAfterReply } from './respond.js';
 
 const SUPPORTED = 'text/turtle, application/trig, application/n-triples, application/n-quads, application/ld+json, or multipart/form-data with one file';
 
 export function registerUpload(app: FastifyInstance, ctx: RouteContext): void {
-  const { store, config, security } = ctx;
+  const { config, security } = ctx;
   const limit = config.limits.uploadBytes;
   app.post(`/${config.dataset.name}/upload`, async (request, reply) => {
-    security.require(request.caller!, 'write');
+    const caller = request.caller!;
+    security.require(caller, 'write');
     const label = securityLabel(request);
     const declared = Number(request.headers['content-length']);
     if (Number.isFinite(declared) && declared > limit) throw tooLarge(limit);
@@ -25,16 +36,40 @@ export function registerUpload(app: FastifyInstance, ctx: RouteContext): void {
     if (contentType === undefined || contentType.trim() === '') {
       throw new GraphServerError('BAD_REQUEST', `upload needs a Content-Type: ${SUPPORTED}`);
     }
+    const deadline = ctx.bodies.deadline('upload body');
+    let body: SpooledBody | undefined;
     let result: LoadResult;
-    if (request.isMultipart()) {
-      const file = await request.file({ limits: { fileSize: limit, files: 1 } });
-      if (file === undefined) throw new GraphServerError('BAD_REQUEST', 'multipart upload without a file part');
-      result = await loadBody(store, file.file, file.mimetype, file.filename, label, limit, ctx.baseIRI);
-    } else {
-      result = await loadBody(store, request.body as AsyncIterable<Uint8Array>, contentType, undefined, label, limit, ctx.baseIRI);
+    let bodyRead = false;
+    try {
+      let type = contentType;
+      let fileName: string | undefined;
+      let source: AsyncIterable<Uint8Array>;
+      if (request.isMultipart()) {
+        const file = await deadline.race(request.file({ limits: { fileSize: limit, files: 1 } }));
+        if (file === undefined) throw new GraphServerError('BAD_REQUEST', 'multipart upload without a file part');
+        type = file.mimetype;
+        fileName = file.filename;
+        source = file.file;
+      } else {
+        source = request.body as AsyncIterable<Uint8Array>;
+      }
+      const format = formatOf(type, fileName); // 415 before a byte of the body is read
+      body = await ctx.bodies.spool(source, deadline, limit);
+      bodyRead = true;
+      deadline.stop();
+      const prepared = await prepare(body, format, label, ctx.baseIRI);
+      result = await ctx.writer.load(caller, prepared);
+    } catch (error) {
+      audit(request, 'upload', { outcome: 'failed', code: (error as { code?: string }).code, label });
+      // A body cut short (timeout, stop) leaves unread bytes: close the connection after the reply.
+      if (!bodyRead) closeAfterReply(reply);
+      throw error;
+    } finally {
+      deadline.stop();
+      await body?.dispose();
     }
     ctx.metrics.uploadedQuads.inc(result.quads);
-    request.log.info({ user: request.caller!.user, quads: result.quads, labels: result.labels, txId: result.txId }, 'upload stored');
+    audit(request, 'upload', { outcome: 'ok', quads: result.quads, labels: result.labels, label, txId: result.txId });
     return reply.code(200).send({
       quads: result.quads,
       triples: result.triples,
@@ -63,25 +98,22 @@ function securityLabel(request: FastifyRequest): string | undefined {
   return header;
 }
 
-async function loadBody(
-  store: QuadStore,
-  body: AsyncIterable<Uint8Array>,
-  contentType: string | undefined,
-  fileName: string | undefined,
-  label: string | undefined,
-  limit: number,
-  baseIRI: string | undefined,
-): Promise<LoadResult> {
-  const limited = limitBytes(body, limit);
-  if (isJsonLd(contentType, fileName)) {
-    const nquads = await jsonLdToNQuads(await readText(limited), baseIRI);
-    return store.load(nquads, { format: 'application/n-quads', label, baseIRI });
-  }
+/** The body's format (JSON-LD is converted to N-Quads first); 415 when it is none we read. */
+function formatOf(contentType: string | undefined, fileName: string | undefined): RdfFormat | 'jsonld' {
+  if (isJsonLd(contentType, fileName)) return 'jsonld';
   let format: RdfFormat | undefined = formatFromContentType(contentType) ?? EXTRA_TYPES[essenceOf(contentType)];
   if (format === undefined && fileName !== undefined) format = formatFromExtension(fileName);
   if (format === undefined) {
-    // Drain nothing: the request is refused before the store sees a byte.
     throw new GraphServerError('UNSUPPORTED_MEDIA_TYPE', `unsupported content type ${JSON.stringify(contentType)}${fileName ? ` for ${fileName}` : ''}: use ${SUPPORTED}`);
   }
-  return store.load(limited, { format, label, baseIRI });
+  return format;
+}
+
+/** Parse and check the whole body, outside the writer lock. */
+async function prepare(body: SpooledBody, format: RdfFormat | 'jsonld', label: string | undefined, baseIRI: string | undefined): Promise<PreparedLoad> {
+  if (format === 'jsonld') {
+    const nquads = await jsonLdToNQuads(await body.text(), baseIRI);
+    return prepareLoad(nquads, { format: 'application/n-quads', label, baseIRI });
+  }
+  return prepareLoad(body.chunks(), { format, label, baseIRI });
 }
