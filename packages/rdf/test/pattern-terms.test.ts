@@ -10,7 +10,9 @@ describe('parsePatternTerms', () => {
   });
 
   it('parses IRIs, prefixed names, a, numbers, booleans, tagged and typed literals and a graph', () => {
-    expect(parsePatternTerms('<http://a/s>  a\tfoaf:Person :g', prefixes)).toEqual(['<http://a/s', '<http://www.w3.org/1999/02/22-rdf-syntax-ns#type', '<http://xmlns.com/foaf/0.1/Person', '<http://ex/g']);
+    expect(parsePatternTerms(':g <http://a/s>  a\tfoaf:Person', prefixes)).toEqual(['<http://ex/g', '<http://a/s', '<http://www.w3.org/1999/02/22-rdf-syntax-ns#type', '<http://xmlns.com/foaf/0.1/Person']);
+    // Graph first (SPEC §3): the object of a named-graph pattern may be a literal.
+    expect(parsePatternTerms(':g :s :p "x"@en', prefixes)).toEqual(['<http://ex/g', '<http://ex/s', '<http://ex/p', '"x"@en']);
     const objects = ['4321', '-1.5', '1e3', 'true', 'false', '"x"@EN-gb', '"1"^^xsd:int', '"1"^^<http://ex/dt>', "'single'", '"""long "quoted" text"""', '"x"^^xsd:string', '"a\\tb\\u00e9"'];
     expect(objects.map((o) => parsePatternTerms(`:s :p ${o}`, prefixes)[2])).toEqual([
       `"4321"^^${XSD}integer`,
@@ -43,7 +45,10 @@ describe('parsePatternTerms', () => {
     [':a :b "open', 7, 'unterminated'],
     [':a "b" :c', 4, 'predicate must be an IRI'],
     ['"s" :b :c', 1, 'subject must be an IRI'],
-    [':a :b :c "g"', 10, 'graph must be an IRI'],
+    ['"g" :a :b :c', 1, 'graph must be an IRI'],
+    [':g "s" :b :c', 4, 'subject must be an IRI'],
+    [':g :a "b" :c', 7, 'predicate must be an IRI'],
+    [':g a :b :c', 4, 'only allowed as the predicate'],
     ['a :b :c', 1, 'only allowed as the predicate'],
     [':a :b "x"@', 10, 'language tag'],
     [':a :b <rel>', 7, 'needs a base IRI'],

@@ -184,6 +184,12 @@ describe('labels on load', () => {
     expect(quadsOf(store.view(user('employee')))).toEqual(lines(ex('s', 'p', iri('o'), 'g')));
   });
 
+  it('a 4-term pattern whose object is a literal labels that named-graph quad', async () => {
+    const text = `${prefixes()}GRAPH :g { :s :p "1" }\n${labelsGraph([[':g :s :p "1"', 'employee']])}`;
+    await store.load(...trig(text));
+    expect(store.labelOf(ex('s', 'p', '"1"', 'g'))).toBe('employee');
+  });
+
   it('keeps labels and pending labels across a restart', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'ianode-labels-'));
     dirs.push(dir);

@@ -34,6 +34,8 @@ interface Term {
   key: string;
   kind: 'iri' | 'literal';
   at: number;
+  /** Written as the keyword `a` (rdf:type), allowed only as the predicate. */
+  isA?: boolean;
 }
 
 class PatternScanner {
@@ -50,7 +52,7 @@ class PatternScanner {
     for (;;) {
       this.skipSpace();
       if (this.i >= this.s.length) return out;
-      out.push(this.term(out.length === 1));
+      out.push(this.term());
       const c = this.s.charCodeAt(this.i);
       if (this.i < this.s.length && c !== 32 && c !== 9 && c !== 10 && c !== 13) {
         this.fail(this.i, `unexpected ${describeChar(this.s, this.i)} (expected white space between terms)`);
@@ -63,7 +65,7 @@ class PatternScanner {
     while (c === 32 || c === 9 || c === 10 || c === 13) c = this.s.charCodeAt(++this.i);
   }
 
-  private term(predicate: boolean): Term {
+  private term(): Term {
     const s = this.s;
     const at = this.i;
     const c = s[at]!;
@@ -75,10 +77,7 @@ class PatternScanner {
     if (c === '*') this.fail(at, 'wildcards are not allowed in a pattern');
     const word = this.sticky(KEYWORD);
     if (word === 'true' || word === 'false') return { key: `"${word}"^^${XSD}boolean`, kind: 'literal', at };
-    if (word === 'a') {
-      if (!predicate) this.fail(at, '"a" (rdf:type) is only allowed as the predicate');
-      return { key: `<${RDF_NS}type`, kind: 'iri', at };
-    }
+    if (word === 'a') return { key: `<${RDF_NS}type`, kind: 'iri', at, isA: true };
     const number = this.number();
     if (number) return { key: number, kind: 'literal', at };
     return { key: '<' + this.prefixedName(), kind: 'iri', at };
@@ -213,19 +212,22 @@ class PatternScanner {
 }
 
 /**
- * Parses a space-separated sequence of 3 or 4 Turtle terms — subject, predicate, object and
- * optionally graph — into their dictionary keys. Subject and graph must be IRIs, the predicate
- * an IRI (or `a`). Throws RdfSyntaxError with the column inside `text`.
+ * Parses a space-separated sequence of 3 Turtle terms (subject predicate object, default graph) or
+ * 4 (graph subject predicate object: graph first, SPEC §3) into their dictionary keys, in the order
+ * written. Graph and subject must be IRIs, the predicate an IRI (or `a`), the object any term.
+ * Throws RdfSyntaxError with the column inside `text`.
  */
 export function parsePatternTerms(text: string, prefixes: Record<string, string>, baseIRI?: string): string[] {
   const scanner = new PatternScanner(text, prefixes, baseIRI);
   const terms = scanner.terms();
   if (terms.length < 3 || terms.length > 4) {
-    scanner.fail(terms.length > 4 ? terms[4]!.at : text.length, `expected 3 or 4 terms (subject predicate object [graph]), found ${terms.length}`);
+    scanner.fail(terms.length > 4 ? terms[4]!.at : text.length, `expected 3 or 4 terms ([graph] subject predicate object), found ${terms.length}`);
   }
-  const names = ['subject', 'predicate', 'object', 'graph'];
+  const names = terms.length === 4 ? ['graph', 'subject', 'predicate', 'object'] : ['subject', 'predicate', 'object'];
   terms.forEach((t, i) => {
-    if (i !== 2 && t.kind !== 'iri') scanner.fail(t.at, `the ${names[i]} must be an IRI`);
+    const name = names[i]!;
+    if (t.isA === true && name !== 'predicate') scanner.fail(t.at, '"a" (rdf:type) is only allowed as the predicate');
+    if (name !== 'object' && t.kind !== 'iri') scanner.fail(t.at, `the ${name} must be an IRI`);
   });
   return terms.map((t) => t.key);
 }
@@ -235,5 +237,6 @@ export function parseTurtleTerm(text: string, prefixes: Record<string, string>, 
   const scanner = new PatternScanner(text, prefixes, baseIRI);
   const terms = scanner.terms();
   if (terms.length !== 1) scanner.fail(terms[1]?.at ?? text.length, `expected one term, found ${terms.length}`);
+  if (terms[0]!.isA === true) scanner.fail(terms[0]!.at, '"a" (rdf:type) is only allowed as the predicate');
   return terms[0]!.key;
 }
