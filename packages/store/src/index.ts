@@ -3,3 +3,4 @@ export { openStore, LabelledQuadStore } from './store.js';
 export { SnapshotDataset } from './snapshot.js';
 export { StoreError, type StoreErrorCode } from './errors.js';
 export { DEFAULT_LABEL_ID } from './labels.js';
+export { verifyStore, recoverStore, type VerifyReport, type RecoveryReport, type Finding } from './verify.js';
