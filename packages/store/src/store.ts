@@ -7,7 +7,7 @@
  * log and fsync, then apply them in memory and publish the new state.
  */
 import { join } from 'node:path';
-import { rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import type { Dataset, IdQuad, LabelPredicate, QuadBatch, QuadPattern, Term } from '@ianode/rdf';
 import { TermDictionary } from '@ianode/rdf';
 import type { KeyQuad, LoadOptions, LoadResult, QuadStore, StoreLog, StoreOptions, StoreStats, WriteTransaction } from './api.js';
@@ -518,9 +518,22 @@ export class LabelledQuadStore implements QuadStore {
   private async writeCheckpoint(): Promise<void> {
     if (this.dir === undefined || this.closed) return;
     const txId = this.state.txId;
+    const path = join(this.dir, checkpointName(txId));
+    const walPath = join(this.dir, walName(txId));
+    const replacing = existsSync(path);
+    const walExisted = existsSync(walPath);
     await writeFileAtomic(this.dir, checkpointName(txId), this.checkpointFrames());
     const old = this.wal;
-    this.wal = await WalWriter.open(join(this.dir, walName(txId)), this.fsync);
+    try {
+      this.wal = await WalWriter.open(walPath, this.fsync);
+    } catch (err) {
+      // Without its log the checkpoint is withdrawn: commits go on in the current log, which the
+      // next open reads from the previous checkpoint (a new checkpoint with a stale log after it
+      // would hide them).
+      if (!replacing) rmSync(path, { force: true });
+      if (!walExisted) rmSync(walPath, { force: true });
+      throw err;
+    }
     await old?.close();
     this.loggedTerms = this.dict.size;
     this.loggedLabels = this.labels.size;

@@ -6,8 +6,9 @@
  * contents after some committed prefix — never an invented quad — and, unless the damage is a torn
  * tail, every acknowledged commit.
  */
-import { appendFile, readdir, rm, stat, truncate } from 'node:fs/promises';
+import { appendFile, readdir, readFile, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { crc32 } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openStore, recoverStore, StoreError, verifyStore, type StoreOptions } from '@ianode/store';
 import {
@@ -309,5 +310,101 @@ describe('a damaged log with checkpoints', () => {
     await flipBit(join(built.dir, ckpt(4)), 50);
     await rm(join(built.dir, wal(2)));
     await expectRefusal(built.dir, wal(4), /commits 3 to 4 are missing/);
+  });
+});
+
+/**
+ * Sweeps: one pristine folder, damaged at many seeded offsets (one damage at a time). Whatever
+ * opens must equal the contents after some committed prefix; anything short of the last commit is
+ * allowed only for damage inside the last commit of the last log (a torn append), and then the
+ * open reports it. Everything else must be refused with the folder unchanged.
+ */
+describe('seeded damage sweeps', () => {
+  async function restore(dir: string, image: Awaited<ReturnType<typeof folderImage>>) {
+    for (const name of await readdir(dir)) if (!image.has(name)) await rm(join(dir, name));
+    for (const [name, f] of image) await writeFile(join(dir, name), f.bytes);
+  }
+
+  async function sweep(built: Built, cases: { file: string; offset: number; bit: number }[]) {
+    const pristine = await folderImage(built.dir);
+    const last = built.refs.length - 1;
+    const lastLog = [...pristine.keys()].filter((n) => n.endsWith('.log')).sort().at(-1)!;
+    const lastBegin = (await frameMap(join(built.dir, lastLog))).filter((f) => f.type === BEGIN).at(-1)!.start;
+    const outcomes = { refused: 0, whole: 0, torn: 0 };
+    for (const c of cases) {
+      await restore(built.dir, pristine);
+      await flipBit(join(built.dir, c.file), c.offset, c.bit);
+      const where = `bit ${c.bit} of byte ${c.offset} of ${c.file}`;
+      const before = await folderImage(built.dir);
+      const logs: Logged[] = [];
+      let store;
+      try {
+        store = await openStore({ dir: built.dir, log: (level, message) => logs.push({ level, message }) });
+      } catch (err) {
+        expect(err, where).toBeInstanceOf(StoreError);
+        expect((err as StoreError).message, where).toContain(c.file);
+        expect(await folderImage(built.dir), where).toEqual(before);
+        outcomes.refused++;
+        continue;
+      }
+      try {
+        const txId = store.stats().txId;
+        expect(contents(store), where).toEqual(built.refs[txId]);
+        if (txId < last) {
+          expect({ file: c.file, torn: c.offset >= lastBegin }, where).toEqual({ file: lastLog, torn: true });
+          expect(txId, where).toBe(last - 1);
+          expect(logs.some((l) => l.level === 'warn' && l.message.includes('torn tail')), where).toBe(true);
+          outcomes.torn++;
+        } else {
+          expect(txId, where).toBe(last);
+          outcomes.whole++;
+        }
+      } finally {
+        await store.close();
+      }
+    }
+    return outcomes;
+  }
+
+  async function seededCases(built: Built, files: string[], count: number, seed: number) {
+    let x = seed;
+    const next = () => (x = (Math.imul(x, 1103515245) + 12345) >>> 0) / 2 ** 32;
+    const cases: { file: string; offset: number; bit: number }[] = [];
+    for (let i = 0; i < count; i++) {
+      const file = files[Math.floor(next() * files.length)]!;
+      const size = (await stat(join(built.dir, file))).size;
+      cases.push({ file, offset: Math.floor(next() * size), bit: Math.floor(next() * 8) });
+    }
+    return cases;
+  }
+
+  it('a log alone: every flip is refused, or is in the last commit and reported as a torn tail', async () => {
+    const built = await buildStore({ seed: 41, segments: [6] });
+    const outcomes = await sweep(built, await seededCases(built, [LOG0], 60, 41));
+    expect(outcomes.whole).toBe(0); // every byte of a log matters
+    expect(outcomes.refused).toBeGreaterThan(0);
+  });
+
+  it('checkpoints and logs: the state is always whole or refused', async () => {
+    const built = await buildStore({ seed: 42, segments: [3, 2, 2] });
+    const files = (await readdir(built.dir)).sort();
+    const outcomes = await sweep(built, await seededCases(built, files, 80, 42));
+    // A flip in checkpoint 5 falls back; in checkpoint 3 or wal-3 it is not even read.
+    expect(outcomes.whole).toBeGreaterThan(0);
+    expect(outcomes.refused).toBeGreaterThan(0);
+  });
+});
+
+describe('the first frame format', () => {
+  it('logs whose checksums cover only the payload (magic IANL) still open', async () => {
+    const built = await buildStore({ seed: 51, segments: [4] });
+    const path = join(built.dir, LOG0);
+    const b = await readFile(path);
+    for (let pos = 0; pos < b.length; pos += 16 + b.readUInt32LE(pos + 8)) {
+      b.writeUInt32LE(0x4c4e4149, pos);
+      b.writeUInt32LE(crc32(b.subarray(pos + 16, pos + 16 + b.readUInt32LE(pos + 8))), pos + 12);
+    }
+    await writeFile(path, b);
+    await expectState(built.dir, built, 4);
   });
 });
