@@ -135,6 +135,9 @@ describe('ianode store recover', () => {
     const out = await tempDir();
     await mkdir(path.join(out, 'x'));
     await expect(run(['recover', dir, '--to', out])).rejects.toThrow(/not empty/);
+    const before = await image(dir);
+    await expect(run(['recover', dir, '--to', path.join(dir, 'inside')])).rejects.toThrow(/inside/);
+    expect(await image(dir)).toEqual(before);
     expect((await run(['recover', dir])).code).toBe(2);
     expect((await run(['check', dir])).code).toBe(2);
   });

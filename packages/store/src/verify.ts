@@ -4,7 +4,7 @@
  * it reads.
  */
 import { existsSync, readdirSync, realpathSync, statSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join, resolve, sep } from 'node:path';
 import { StoreError } from './errors.js';
 import { readStoreFile, type FileRead } from './integrity.js';
 import { ORDER_NAMES, ORDERS } from './orders.js';
@@ -171,10 +171,10 @@ export interface RecoveryReport {
  */
 export async function recoverStore(dir: string, out: string): Promise<RecoveryReport> {
   if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new Error(`${dir} is not a folder`);
-  if (existsSync(out)) {
-    if (realpathSync(out) === realpathSync(dir)) throw new Error('--to must be a new folder, not the damaged one');
-    if (readdirSync(out).length > 0) throw new Error(`${out} is not empty: recover writes a new store folder`);
-  }
+  const source = realpathSync(dir);
+  const target = existsSync(out) ? realpathSync(out) : resolve(out);
+  if (target === source || target.startsWith(source + sep)) throw new Error(`${out} is inside ${dir}: recover never writes into the folder it reads`);
+  if (existsSync(out) && readdirSync(out).length > 0) throw new Error(`${out} is not empty: recover writes a new store folder`);
   const { checkpoints, wals } = listDir(dir);
   const reads = new Map<string, FileRead>();
   let latestSeen = checkpoints.at(-1) ?? 0;
@@ -212,9 +212,11 @@ export async function recoverStore(dir: string, out: string): Promise<RecoveryRe
   }
 
   const damage: RecoveryReport['damage'] = [];
-  for (const read of reads.values()) {
+  for (const [name, read] of reads) {
     if (read.damage === undefined) continue;
-    damage.push({ file: read.file, offset: read.damage.offset, reason: read.damage.reason, bytesNotRecovered: read.size - read.damage.offset });
+    // A damaged checkpoint whose state the logs rebuilt costs nothing.
+    const covered = name.startsWith('checkpoint-') && Number(/\d+/.exec(name)![0]) <= txId;
+    damage.push({ file: read.file, offset: read.damage.offset, reason: read.damage.reason, bytesNotRecovered: covered ? 0 : read.size - read.damage.offset });
   }
   if (report.stopped && !damage.some((d) => d.file === report.stopped!.file)) {
     const read = reads.get(report.stopped.file);
@@ -228,7 +230,11 @@ export async function recoverStore(dir: string, out: string): Promise<RecoveryRe
       ? 'lost: no commit (every transaction found in the folder was recovered)'
       : `LOST: ${plural(lostCommits, 'commit')}, transactions ${txId + 1} to ${latestSeen}, were not recovered`,
     ...(report.stopped ? [`stopped at: ${report.stopped.message}`] : []),
-    ...damage.map((d) => `damage: ${d.file} at byte ${d.offset} (${d.reason}); ${d.bytesNotRecovered} bytes from there not recovered`),
+    ...damage.map((d) =>
+      d.bytesNotRecovered === 0 && d.file.startsWith('checkpoint-')
+        ? `damage: ${d.file} at byte ${d.offset} (${d.reason}); passed over, its state rebuilt from an earlier checkpoint and the logs`
+        : `damage: ${d.file} at byte ${d.offset} (${d.reason}); ${d.bytesNotRecovered} bytes from there not recovered`,
+    ),
     `${resolve(dir)} was not changed; the new store at ${resolve(out)} holds one checkpoint and an empty log`,
   ];
   writeFileSync(join(out, 'RECOVERY.txt'), `${lines.join('\n')}\n`, { mode: FILE_MODE });

@@ -65,7 +65,7 @@ async function expectState(dir: string, built: Built, txId: number) {
 }
 
 /** The verify report must flag damage; recover must keep commits 1..`keeps` and say what was lost. */
-async function expectVerifyAndRecover(built: Built, keeps: number, file: string) {
+async function expectVerifyAndRecover(built: Built, keeps: number, file: string): Promise<string> {
   const before = await folderImage(built.dir);
   const report = verifyStore(built.dir);
   expect(report.healthy, report.lines.join('\n')).toBe(false);
@@ -89,7 +89,8 @@ async function expectVerifyAndRecover(built: Built, keeps: number, file: string)
     await store.close();
   }
   expect(verifyStore(out).healthy).toBe(true);
-  expect((await readdir(out)).includes('RECOVERY.txt')).toBe(true);
+  expect(await readFile(join(out, 'RECOVERY.txt'), 'utf8')).toBe(`${text}\n`);
+  return text;
 }
 
 const LOG0 = 'wal-0000000000.log';
@@ -227,7 +228,10 @@ describe('a damaged checkpoint', () => {
     const report = verifyStore(built.dir);
     expect(report.healthy).toBe(false);
     expect(report.opens).toBe(true);
-    await expectVerifyAndRecover(built, 7, ckpt(5));
+    const text = await expectVerifyAndRecover(built, 7, ckpt(5));
+    expect(text).toContain('lost: no commit');
+    expect(text).toContain(`damage: ${ckpt(5)} at byte ${offset}`);
+    expect(text).toContain('passed over');
   });
 
   it.each(KINDS)('only checkpoint $name, no later commits: rebuilt from wal-0', async ({ damage }) => {
