@@ -166,11 +166,19 @@ export function checkTransaction(tx: FileTx, file: string, termCount: number, la
           }
         }
         if (f.type === FrameType.Add) {
-          // columns g s p o label; SPOG order = (s, p, o, g)
+          // Columns g s p o label; SPOG order compares (s, p, o, g). `last` carries across frames.
           for (let i = 0; i < n; i++) {
-            const row: [number, number, number, number] = [all[n + i]!, all[2 * n + i]!, all[3 * n + i]!, all[i]!];
-            if (last !== undefined && compareRows(last, row) > 0) fail(`row ${i} is out of SPOG order`);
-            last = row;
+            const s = all[n + i]!, pr = all[2 * n + i]!, o = all[3 * n + i]!, g = all[i]!;
+            if (last !== undefined) {
+              const cmp = last[0] !== s ? last[0] - s : last[1] !== pr ? last[1] - pr : last[2] !== o ? last[2] - o : last[3] - g;
+              if (cmp > 0) fail(`row ${i} is out of SPOG order`);
+              last[0] = s;
+              last[1] = pr;
+              last[2] = o;
+              last[3] = g;
+            } else {
+              last = [s, pr, o, g];
+            }
           }
         }
         break;
@@ -179,9 +187,4 @@ export function checkTransaction(tx: FileTx, file: string, termCount: number, la
         fail('unknown frame type');
     }
   }
-}
-
-function compareRows(a: readonly number[], b: readonly number[]): number {
-  for (let i = 0; i < 4; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
-  return 0;
 }
