@@ -157,6 +157,18 @@ describe('a damaged log (no checkpoint)', () => {
     await expectVerifyAndRecover(built, 3, LOG0);
   });
 
+  it('a refused open leaves even leftover temporary files; a healthy open removes them and says so', async () => {
+    const built = await buildStore(PLAN);
+    await writeFile(join(built.dir, `${ckpt(6)}.tmp`), 'half a checkpoint');
+    const frames = await commitFrames(built, 2);
+    await flipBit(join(built.dir, LOG0), frames[0]!.start + 16);
+    await expectRefusal(built.dir, LOG0, frames[0]!.start);
+    await flipBit(join(built.dir, LOG0), frames[0]!.start + 16); // repaired
+    const logs = await expectState(built.dir, built, 6);
+    expect(logs.some((l) => l.level === 'info' && l.message.includes(`${ckpt(6)}.tmp`))).toBe(true);
+    expect(await readdir(built.dir)).toEqual([LOG0]);
+  });
+
   it('a transaction id out of sequence (checksum intact) is refused', async () => {
     const built = await buildStore(PLAN);
     const frames = await commitFrames(built, 3);
@@ -251,6 +263,15 @@ describe('a damaged checkpoint', () => {
     // Nothing before the damage can be rebuilt but the commits after it need their base: recover
     // keeps nothing and says all 7 are lost.
     await expectVerifyAndRecover(built, 0, ckpt(4));
+  });
+
+  it('the only checkpoint damaged, no later commits, its log gone: refused (never an empty store)', async () => {
+    const built = await buildStore({ seed: 27, segments: [4, 0] });
+    await rm(join(built.dir, LOG0));
+    await flipBit(join(built.dir, ckpt(4)), 200);
+    await expectRefusal(built.dir, ckpt(4), /commits 1 to 4 are missing/);
+    await rm(join(built.dir, wal(4)));
+    await expectRefusal(built.dir, ckpt(4), /no intact checkpoint and complete chain of logs reaches transaction 4/);
   });
 
   it('both checkpoints damaged, later commits reusing known terms: refused, never half-served', async () => {
