@@ -6,7 +6,7 @@
  * contents after some committed prefix — never an invented quad — and, unless the damage is a torn
  * tail, every acknowledged commit.
  */
-import { appendFile, readdir, readFile, rm, stat, truncate, writeFile } from 'node:fs/promises';
+import { appendFile, chmod, readdir, readFile, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -104,6 +104,17 @@ describe('a healthy store', () => {
     await expectState(built.dir, built, 7);
     expect((await stat(built.dir)).mode & 0o777).toBe(0o700);
     for (const [name, f] of await folderImage(built.dir)) expect(f.mode, name).toBe(0o600);
+  });
+
+  it('restricts an existing folder it owns to 0700, and only once the open has succeeded', async () => {
+    const built = await buildStore({ seed: 3, segments: [2] });
+    await chmod(built.dir, 0o755);
+    await flipBit(join(built.dir, LOG0), 17); // commit 1 damaged, commit 2 intact after it
+    await expectRefusal(built.dir, LOG0, 0);
+    expect((await stat(built.dir)).mode & 0o777).toBe(0o755);
+    await flipBit(join(built.dir, LOG0), 17);
+    await expectState(built.dir, built, 2);
+    expect((await stat(built.dir)).mode & 0o777).toBe(0o700);
   });
 
   it('keeps the previous checkpoint and every log from it until the next checkpoint', async () => {

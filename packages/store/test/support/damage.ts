@@ -2,7 +2,7 @@
  * Fixtures for the integrity tests: a durable store filled with seeded commits (each commit's
  * resulting contents kept as the reference), file snapshots, frame maps, and damage helpers.
  */
-import { chmod, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
@@ -137,8 +137,4 @@ export async function rewriteFrame(path: string, start: number, edit: (payload: 
   edit(payload);
   b.writeUInt32LE(crc32(payload, crc32(b.subarray(start, start + 12))), start + 12);
   await writeFile(path, b);
-}
-
-export async function makeWritable(dir: string): Promise<void> {
-  await chmod(dir, 0o700);
 }
