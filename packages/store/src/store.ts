@@ -432,7 +432,9 @@ export class LabelledQuadStore implements QuadStore {
     const newest = checkpoints.at(-1);
     const damagedNote = () => {
       const d = report.damagedCheckpoints[0];
-      return d === undefined ? '' : `${d.file} is damaged at byte ${d.offset} (${d.reason}), and `;
+      return d === undefined
+        ? ''
+        : `${d.file} is damaged at byte ${d.offset} (${d.reason}), so the state as of transaction ${d.txId} and every commit after it must be rebuilt from an earlier checkpoint and the logs, but `;
     };
     // wal-X holds the commits after X: the chain starts at the newest log named <= the base.
     const from = report.base ?? 0;
@@ -443,7 +445,7 @@ export class LabelledQuadStore implements QuadStore {
       if (report.stopped) break;
       const name = walName(w);
       if (w > from && this.state.txId !== w) {
-        stop(`${damagedNote()}commits ${this.state.txId + 1} to ${w} are missing: ${name} continues from transaction ${w}, but the checkpoint and logs before it end at transaction ${this.state.txId}`,
+        stop(`${damagedNote()}commits ${this.state.txId + 1} to ${w} are missing: ${name} continues from transaction ${w} while the checkpoint and logs before it end at transaction ${this.state.txId}`,
           { file: name, offset: 0, reason: `commits ${this.state.txId + 1} to ${w} are missing before this log` });
         break;
       }
