@@ -431,6 +431,25 @@ describe('seeded damage sweeps', () => {
   });
 });
 
+describe('seeded truncation sweep', () => {
+  it('a log cut anywhere opens at exactly the commits completed before the cut, and reports the cut', async () => {
+    const built = await buildStore({ seed: 43, segments: [6] });
+    const path = join(built.dir, LOG0);
+    const pristine = await readFile(path);
+    const commits = (await frameMap(path)).filter((f) => f.type === COMMIT);
+    let x = 43;
+    for (let i = 0; i < 25; i++) {
+      x = (Math.imul(x, 1103515245) + 12345) >>> 0;
+      const cut = x % pristine.length;
+      await writeFile(path, pristine.subarray(0, cut));
+      const complete = commits.filter((f) => f.start + 20 <= cut).length;
+      const logs = await expectState(built.dir, built, complete);
+      const dropped = cut - (complete === 0 ? 0 : commits[complete - 1]!.start + 20);
+      if (dropped > 0) expect(logs.some((l) => l.message.includes(`torn tail of ${dropped} bytes`)), `cut at ${cut}`).toBe(true);
+    }
+  });
+});
+
 describe('the first frame format', () => {
   it('logs whose checksums cover only the payload (magic IANL) still open', async () => {
     const built = await buildStore({ seed: 51, segments: [4] });
