@@ -6,6 +6,7 @@
  *   load FILE [--label L]    upload RDF to the graph server
  *   query 'SPARQL'           run a query
  *   token [EMAIL]            print `export IDP_ID_TOKEN=…` for a demo user
+ *   store verify DIR | store recover DIR --to NEW_DIR   check / rescue a store folder (store.ts)
  * Environment: IANODE_DATA_DIR (./data), IDP_PORT, ACCESS_PORT, GRAPH_PORT, LOG_LEVEL (warn),
  * IANODE_URL (http://localhost:3030/ds), IDP_ID_TOKEN, IDP_URL, CLIENT_ID, IDP_ADMIN_PASSWORD.
  */
@@ -14,6 +15,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { load, query, token } from './commands.js';
+import { storeCommand } from './store.js';
 import { banner, up, upOptionsFromEnv } from './up.js';
 
 const USAGE = `usage: ianode <command>
@@ -24,6 +26,8 @@ const USAGE = `usage: ianode <command>
   load FILE [--label L]       upload RDF (.ttl .trig .nt .nq .jsonld) with $IDP_ID_TOKEN
   query 'SELECT ...' [--accept TYPE]
   token [EMAIL]               print export IDP_ID_TOKEN=... for a demo user
+  store verify DIR            check every file of a store folder (exit 0 healthy, 1 damaged)
+  store recover DIR --to NEW  write every commit before the first damage to a new store folder
 environment: IANODE_DATA_DIR, IDP_PORT, ACCESS_PORT, GRAPH_PORT, LOG_LEVEL, IANODE_URL, IDP_ID_TOKEN, IDP_URL`;
 
 const require = createRequire(import.meta.url);
@@ -83,6 +87,8 @@ async function main(argv: string[]): Promise<number> {
       if (positionals.length !== 1) throw new Error("usage: ianode query 'SELECT ...' [--accept TYPE] [--url URL]");
       return query(positionals[0]!, { url: values.url ?? url, token: env.IDP_ID_TOKEN, accept: values.accept });
     }
+    case 'store':
+      return storeCommand(rest);
     case 'token':
       return token(rest[0] ?? env.USER_EMAIL ?? 'user@ianode.local');
     case undefined:

@@ -81,7 +81,6 @@ export async function createGraphServer(input: GraphServerConfigInput | GraphSer
   });
   if (security.secure && options.checkAccessService !== false) await waitForAccessService(security, options.waitForAccessServiceMs ?? 0);
 
-  const store = options.store ?? (await openStore({ dir: config.dataset.storage, defaultLabel: config.dataset.defaultLabel }));
   const metrics = createMetrics();
   const app = Fastify({
     logger: loggerOptions(options.logger),
@@ -92,6 +91,15 @@ export async function createGraphServer(input: GraphServerConfigInput | GraphSer
     requestIdHeader: false,
     bodyLimit: config.limits.requestBytes,
   });
+  // The store reports its open (torn tail cut, damaged checkpoint passed over) through the server's
+  // log; a damaged folder makes this throw STORE_CORRUPT, so the server does not start.
+  const store =
+    options.store ??
+    (await openStore({
+      dir: config.dataset.storage,
+      defaultLabel: config.dataset.defaultLabel,
+      log: (level, message, fields) => app.log[level](fields ?? {}, message),
+    }));
   if (!security.secure) {
     app.log.warn('OPEN MODE: JWKS_URL is unset or "disabled" — no authentication, no ABAC, every triple is visible to every caller. For local experiments only.');
   }

@@ -3,6 +3,9 @@
  */
 import type { Dataset, RdfFormat } from '@ianode/rdf';
 
+/** Where the store reports what it did (at open: what it read, dropped or fell back from). */
+export type StoreLog = (level: 'info' | 'warn' | 'error', message: string, fields?: Record<string, unknown>) => void;
+
 export interface StoreOptions {
   /** Folder for the log and checkpoints; absent = memory only (tests, scratch). */
   dir?: string | undefined;
@@ -13,6 +16,8 @@ export interface StoreOptions {
   fsync?: boolean | undefined;
   /** Write a checkpoint once the log has grown past this many bytes (default 256 MiB). */
   checkpointBytes?: number | undefined;
+  /** Reports of the open (torn tail dropped, damaged checkpoint passed over, ...); default silent. */
+  log?: StoreLog | undefined;
 }
 
 /**

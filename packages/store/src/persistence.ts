@@ -4,14 +4,18 @@
  *   checkpoint-<txId>.ckpt   the whole state as of commit txId (one transaction of frames)
  *   wal-<txId>.log           commits after txId, appended and fsynced one by one
  *
- * Restart = newest readable checkpoint + replay of the logs. A checkpoint is written to a temporary
- * file, fsynced and renamed, then a new log is started and the older files are removed.
+ * Restart = newest intact checkpoint + replay of the logs (store.ts `open`, integrity.ts). A
+ * checkpoint is written to a temporary file, fsynced and renamed, then a new log is started; the
+ * previous checkpoint and the logs that roll it forward are kept until the next checkpoint.
+ * The folder is 0700 and every file 0600 (the data is labelled: not everyone may read it).
  */
-import { mkdirSync, openSync, fsyncSync, closeSync, readdirSync, rmSync, ftruncateSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readdirSync, statSync } from 'node:fs';
 import { open, rename, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { StoreError } from './errors.js';
-import { FrameType, readFrames, type Frame } from './wal.js';
+
+export const DIR_MODE = 0o700;
+export const FILE_MODE = 0o600;
 
 const pad = (n: number) => String(n).padStart(10, '0');
 export const checkpointName = (txId: number) => `checkpoint-${pad(txId)}.ckpt`;
@@ -20,49 +24,47 @@ export const walName = (txId: number) => `wal-${pad(txId)}.log`;
 export interface DirListing {
   checkpoints: number[];
   wals: number[];
+  /** Leftover temporary files (a checkpoint interrupted by a crash). */
+  tmps: string[];
 }
 
+/** The store files of a folder, sorted by transaction id. Reads only (an absent folder lists empty). */
 export function listDir(dir: string): DirListing {
-  mkdirSync(dir, { recursive: true });
   const checkpoints: number[] = [];
   const wals: number[] = [];
+  const tmps: string[] = [];
+  if (!existsSync(dir)) return { checkpoints, wals, tmps };
   for (const f of readdirSync(dir)) {
     let m = /^checkpoint-(\d+)\.ckpt$/.exec(f);
     if (m) checkpoints.push(Number(m[1]));
     m = /^wal-(\d+)\.log$/.exec(f);
     if (m) wals.push(Number(m[1]));
-    if (f.endsWith('.tmp')) rmSync(join(dir, f), { force: true });
+    if (f.endsWith('.tmp')) tmps.push(f);
   }
   checkpoints.sort((a, b) => a - b);
   wals.sort((a, b) => a - b);
-  return { checkpoints, wals };
+  return { checkpoints, wals, tmps };
 }
 
-/** The committed transactions of a file, in order; `validEnd` = byte offset after the last one.
- * A TERMS frame between transactions (terms logged ahead of a big commit, see
- * `LabelledQuadStore.logTermsAhead`) comes back as a one-frame entry: terms are only dictionary
- * entries, valid whether or not the commit that needed them ever happened. */
-export function readTransactions(path: string): { txs: Frame[][]; validEnd: number } {
-  const txs: Frame[][] = [];
-  let current: Frame[] | undefined;
-  let validEnd = 0;
-  for (const frame of readFrames(path)) {
-    if (frame.type === FrameType.Begin) {
-      current = [frame];
-    } else if (current === undefined) {
-      if (frame.type !== FrameType.Terms) break; // anything else outside a transaction: stop
-      txs.push([frame]);
-      validEnd = frame.end;
-    } else if (frame.type === FrameType.Commit) {
-      current.push(frame);
-      txs.push(current);
-      current = undefined;
-      validEnd = frame.end;
-    } else {
-      current.push(frame);
-    }
+/** Create the folder 0700, or restrict an existing one the process owns to 0700. */
+export function prepareDir(dir: string): void {
+  if (!existsSync(dir)) {
+    mkdirSync(dir, { recursive: true, mode: DIR_MODE });
+    return;
   }
-  return { txs, validEnd };
+  const st = statSync(dir);
+  if ((st.mode & 0o777) !== DIR_MODE && typeof process.getuid === 'function' && st.uid === process.getuid()) chmodSync(dir, DIR_MODE);
+}
+
+/** Cut a log back to `end` bytes (a torn tail) and sync it. */
+export function truncateFile(path: string, end: number): void {
+  const fd = openSync(path, 'r+');
+  try {
+    ftruncateSync(fd, end);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 export function syncDir(dir: string): void {
@@ -86,19 +88,21 @@ export class WalWriter {
     private readonly fsync: boolean,
   ) {}
 
-  static async open(path: string, validEnd: number | undefined, fsync: boolean): Promise<WalWriter> {
-    if (validEnd !== undefined) {
-      const fd = openSync(path, 'r+');
-      try {
-        ftruncateSync(fd, validEnd); // drop a torn tail left by a crash
-        fsyncSync(fd);
-      } finally {
-        closeSync(fd);
-      }
+  /** Open a log for appending (created 0600 when absent; its folder is then synced, so a log
+   * that holds acknowledged commits never disappears with its directory entry). Torn tails are cut
+   * by the caller (`truncateFile`) once the open has decided the folder is healthy. */
+  static async open(path: string, fsync: boolean): Promise<WalWriter> {
+    const created = !existsSync(path);
+    const handle = await open(path, 'a', FILE_MODE);
+    try {
+      const st = await handle.stat();
+      if ((st.mode & 0o777) !== FILE_MODE) await handle.chmod(FILE_MODE);
+      if (created) syncDir(join(path, '..'));
+      return new WalWriter(handle, st.size, fsync);
+    } catch (err) {
+      await handle.close();
+      throw err;
     }
-    const handle = await open(path, 'a');
-    const { size } = await handle.stat();
-    return new WalWriter(handle, size, fsync);
   }
 
   get bytes(): number {
@@ -172,7 +176,7 @@ async function writeFully(handle: FileHandle, buffers: Buffer[], total: number):
 /** Write a file atomically: temp file, fsync, rename, fsync the folder. */
 export async function writeFileAtomic(dir: string, name: string, chunks: Iterable<Buffer>): Promise<void> {
   const tmp = join(dir, name + '.tmp');
-  const handle = await open(tmp, 'w');
+  const handle = await open(tmp, 'w', FILE_MODE);
   try {
     let batch: Buffer[] = [];
     let bytes = 0;

@@ -7,25 +7,26 @@
  * log and fsync, then apply them in memory and publish the new state.
  */
 import { join } from 'node:path';
-import { rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import type { Dataset, IdQuad, LabelPredicate, QuadBatch, QuadPattern, Term } from '@ianode/rdf';
 import { TermDictionary } from '@ianode/rdf';
 import type {
-  KeyQuad, LoadOptions, LoadResult, PreparedLoad, QuadStore, StoreOptions, StoreStats, WriteOptions, WriteTransaction,
+  KeyQuad, LoadOptions, LoadResult, PreparedLoad, QuadStore, StoreLog, StoreOptions, StoreStats, WriteOptions, WriteTransaction,
 } from './api.js';
 import { RowColumns } from './columns.js';
 import { StoreError } from './errors.js';
+import { checkTransaction, readStoreFile, type Damage, type FileTx } from './integrity.js';
 import { LabelTable } from './labels.js';
 import { loadPrepared, loadRdf } from './loader.js';
 import { ORDERS } from './orders.js';
 import {
-  checkpointName, listDir, readTransactions, walName, WalWriter, writeFileAtomic,
+  checkpointName, listDir, prepareDir, truncateFile, walName, WalWriter, writeFileAtomic,
 } from './persistence.js';
 import { buildRun, buildRunParallel, findLiveRow, mergePerm, mergeRuns, type Run } from './run.js';
 import { SnapshotDataset, type StoreState } from './snapshot.js';
 import { quadKey, TxBuffer, type Effects } from './transaction.js';
 import {
-  decodeStrings, decodeTuples, encodedStringFrames, encodeFrame, FrameType, stringFrames, tupleFrames, u32Payload, type Frame,
+  decodeStrings, decodeTuples, encodedStringFrames, encodeFrame, FrameType, stringFrames, tupleFrames, u32Payload,
 } from './wal.js';
 
 const DEFAULT_CHECKPOINT_BYTES = 256 * 1024 * 1024;
@@ -59,12 +60,16 @@ export class LabelledQuadStore implements QuadStore {
   private readonly dir: string | undefined;
   private readonly fsync: boolean;
   private readonly checkpointBytes: number;
+  private readonly log: StoreLog;
+  /** Checkpoints found damaged at open: never kept as the fallback of a newer one. */
+  private readonly damagedCheckpoints = new Set<number>();
 
   constructor(options: StoreOptions) {
     this.labels = new LabelTable(options.defaultLabel ?? '!');
     this.dir = options.dir;
     this.fsync = options.fsync ?? true;
     this.checkpointBytes = options.checkpointBytes ?? DEFAULT_CHECKPOINT_BYTES;
+    this.log = options.log ?? (() => undefined);
     this.state = this.publish(0);
   }
 
@@ -280,8 +285,10 @@ export class LabelledQuadStore implements QuadStore {
     return encodedStringFrames(FrameType.Terms, from, lengths, bytes);
   }
 
-  /** Apply one logged transaction (replay). */
-  private replay(frames: Frame[]): void {
+  /** Check one logged transaction against the current state (integrity.ts), then apply it. */
+  private replay(tx: FileTx, file: string): void {
+    checkTransaction(tx, file, this.dict.size, this.labels.size);
+    const frames = tx.frames;
     if (frames[0]!.type === FrameType.Terms) {
       const { firstId, strings } = decodeStrings(frames[0]!.payload);
       this.restoreStrings(firstId, strings, this.dict.size, (k) => this.dict.intern(k), 'term');
@@ -289,7 +296,6 @@ export class LabelledQuadStore implements QuadStore {
       return;
     }
     const txId = frames[0]!.payload.readUInt32LE(0);
-    if (txId <= this.state.txId) return; // already in the checkpoint
     const effects: Effects = { addRows: new Uint32Array(0), deleteRows: [], pendingSet: new Map(), pendingDelete: [] };
     const firstRow = this.cols.length;
     for (const f of frames) {
@@ -352,43 +358,165 @@ export class LabelledQuadStore implements QuadStore {
     for (const s of strings) add(s);
   }
 
+  /**
+   * Open the folder: rebuild the state from the newest intact checkpoint and its chain of logs
+   * (`loadFrom`), and only once that has succeeded touch the folder (cut torn tails, remove
+   * leftover temporary files and obsolete files). Damage refuses the open with STORE_CORRUPT and
+   * leaves every file as it was.
+   */
   async open(): Promise<void> {
     if (this.dir === undefined) return;
     const dir = this.dir;
-    const { checkpoints, wals } = listDir(dir);
-    let base = 0;
-    for (let i = checkpoints.length - 1; i >= 0; i--) {
-      const txId = checkpoints[i]!;
-      const { txs } = readTransactions(join(dir, checkpointName(txId)));
-      if (txs.length === 1) {
-        this.replay(txs[0]!);
-        base = txId;
-        break;
-      }
+    let report: LoadReport;
+    try {
+      report = this.loadFrom(dir);
+    } catch (err) {
+      if (!(err instanceof StoreError) || err.code !== 'STORE_CORRUPT') throw err;
+      const message =
+        `store ${dir}: ${err.message}. Nothing in the folder was changed; ` +
+        `\`ianode store verify ${dir}\` lists the damage, \`ianode store recover ${dir} --to NEW_DIR\` saves every commit before it`;
+      this.log('error', message);
+      throw new StoreError('STORE_CORRUPT', message, { cause: err });
     }
-    // wal-T holds the commits after checkpoint T; logs older than the checkpoint are obsolete.
-    let lastWal: { txId: number; validEnd: number } | undefined;
-    for (const w of wals) {
-      if (w < base) continue;
-      const { txs, validEnd } = readTransactions(join(dir, walName(w)));
-      for (const t of txs) this.replay(t);
-      lastWal = { txId: w, validEnd };
+    // The folder is healthy (or damaged only in ways the rebuild went around): now it may change.
+    prepareDir(dir);
+    for (const tmp of report.tmps) {
+      rmSync(join(dir, tmp), { force: true });
+      this.log('info', `removed ${tmp}, left by an interrupted checkpoint`, { file: tmp });
     }
-    if (lastWal) {
-      this.wal = await WalWriter.open(join(dir, walName(lastWal.txId)), lastWal.validEnd, this.fsync);
-    } else {
-      this.wal = await WalWriter.open(join(dir, walName(base)), undefined, this.fsync);
+    for (const d of report.damagedCheckpoints) {
+      this.damagedCheckpoints.add(d.txId);
+      this.log('warn', `${d.file} is damaged at byte ${d.offset} (${d.reason}); opened from ${report.base === undefined ? 'the logs alone' : checkpointName(report.base)} and its logs instead`, {
+        file: d.file, offset: d.offset,
+      });
     }
-    this.removeObsolete(base);
+    for (const l of report.logs) {
+      if (l.torn === undefined) continue;
+      truncateFile(join(dir, l.name), l.validEnd);
+      this.log('warn', `${l.name}: dropped a torn tail of ${l.size - l.validEnd} bytes at byte ${l.validEnd} (${l.torn.reason}): an append that was never acknowledged`, {
+        file: l.name, offset: l.validEnd, bytes: l.size - l.validEnd,
+      });
+    }
+    const from = report.base ?? 0;
+    const last = report.logs.at(-1);
+    // Append to the last log of the chain, or start the log of the state's transaction.
+    const walTx = last !== undefined && last.txId >= from ? last.txId : this.state.txId;
+    this.wal = await WalWriter.open(join(dir, walName(walTx)), this.fsync);
+    // Keep the previous checkpoint as the fallback of this one (or, after a fallback, the one used).
+    const { checkpoints } = listDir(dir);
+    const previous = report.damagedCheckpoints.length > 0 ? report.base : checkpoints.filter((c) => c < from).at(-1);
+    this.removeObsolete(previous);
     this.cols.trim();
+    this.log('info', `store opened at transaction ${this.state.txId}: ${report.base === undefined ? 'no checkpoint' : checkpointName(report.base)} + ${report.commits} commits from ${report.logs.length} logs`, {
+      txId: this.state.txId, quads: this.liveQuads, checkpoint: report.base, commits: report.commits,
+    });
   }
 
-  /** Remove checkpoints and logs that the checkpoint at `checkpointTx` supersedes. */
-  private removeObsolete(checkpointTx: number): void {
-    if (this.dir === undefined) return;
+  /**
+   * Rebuild the state from a folder without changing it. Every file read is checked end to end
+   * (integrity.ts): the newest intact checkpoint is the base (a damaged newer one is passed over
+   * and reported), then the logs from the one holding the commit after the base, in txId sequence.
+   * Throws StoreError('STORE_CORRUPT') on damage that is not a torn tail, on a gap in the
+   * sequence, or when the result falls short of the newest checkpoint's transaction.
+   * `salvage` (for `recoverStore`): start from that base and stop, instead of throwing, at the
+   * first damage; the state is then every commit before it.
+   */
+  loadFrom(dir: string, salvage?: { base: number | undefined }): LoadReport {
+    const { checkpoints, wals, tmps } = listDir(dir);
+    const report: LoadReport = { base: undefined, damagedCheckpoints: [], logs: [], commits: 0, tmps };
+    const stop = (message: string, at?: { file: string; offset: number; reason: string }): void => {
+      if (salvage === undefined) throw new StoreError('STORE_CORRUPT', message);
+      report.stopped = { message, ...(at ?? { file: '', offset: 0, reason: message }) };
+    };
+    const candidates = salvage === undefined ? [...checkpoints].reverse() : salvage.base === undefined ? [] : [salvage.base];
+    for (const c of candidates) {
+      const read = readStoreFile(join(dir, checkpointName(c)), 'checkpoint', c);
+      if (read.damage) {
+        if (salvage !== undefined) throw new StoreError('STORE_CORRUPT', `${read.file} is damaged at byte ${read.damage.offset} (${read.damage.reason})`);
+        report.damagedCheckpoints.push({ ...read.damage, txId: c });
+        continue;
+      }
+      this.replay(read.txs[0]!, read.file);
+      report.base = c;
+      break;
+    }
+    const newest = checkpoints.at(-1);
+    const damagedNote = () => {
+      const d = report.damagedCheckpoints[0];
+      return d === undefined
+        ? ''
+        : `${d.file} is damaged at byte ${d.offset} (${d.reason}), so the state as of transaction ${d.txId} and every commit after it must be rebuilt from an earlier checkpoint and the logs, but `;
+    };
+    // wal-X holds the commits after X: the chain starts at the newest log named <= the base.
+    const from = report.base ?? 0;
+    const chain = wals.filter((w) => w > from);
+    const first = wals.filter((w) => w <= from).at(-1);
+    if (first !== undefined) chain.unshift(first);
+    for (const w of chain) {
+      if (report.stopped) break;
+      const name = walName(w);
+      if (w > from && this.state.txId !== w) {
+        stop(`${damagedNote()}commits ${this.state.txId + 1} to ${w} are missing: ${name} continues from transaction ${w} while the checkpoint and logs before it end at transaction ${this.state.txId}`,
+          { file: name, offset: 0, reason: `commits ${this.state.txId + 1} to ${w} are missing before this log` });
+        break;
+      }
+      const read = readStoreFile(join(dir, name), 'log', w + 1);
+      const entry: LogEntry = { name, txId: w, size: read.size, validEnd: read.validEnd, commits: 0 };
+      report.logs.push(entry);
+      for (const tx of read.txs) {
+        if (tx.txId === undefined) {
+          // Terms logged ahead: in the log the base's checkpoint already covers, they may be known.
+          const firstId = tx.frames[0]!.payload.readUInt32LE(0);
+          if (w < from && firstId < this.dict.size) continue;
+        } else if (tx.txId <= this.state.txId) {
+          if (w < from) continue; // in the checkpoint already
+        }
+        if (tx.txId !== undefined && tx.txId !== this.state.txId + 1) {
+          stop(`${damagedNote()}${name} holds transaction ${tx.txId} at byte ${tx.frames[0]!.start} where transaction ${this.state.txId + 1} was expected`,
+            { file: name, offset: tx.frames[0]!.start, reason: `transaction ${tx.txId} out of sequence` });
+          break;
+        }
+        try {
+          this.replay(tx, name);
+        } catch (err) {
+          if (!(err instanceof StoreError) || salvage === undefined) throw err;
+          stop(err.message, { file: name, offset: tx.frames[0]!.start, reason: err.message });
+          break;
+        }
+        if (tx.txId !== undefined) {
+          entry.commits++;
+          report.commits++;
+        }
+      }
+      if (report.stopped || read.damage === undefined) continue;
+      const d = read.damage;
+      if (d.torn) {
+        entry.torn = d;
+        continue;
+      }
+      const after = d.commitsAfter;
+      stop(
+        `${name} is damaged at byte ${d.offset} (${d.reason}), before the last commit in it: ` +
+          `${after.length} intact commit${after.length === 1 ? '' : 's'} follow${after.length === 1 ? 's' : ''} the damage` +
+          `${after.length > 0 ? ` (transactions ${after[0]} to ${after.at(-1)})` : ''}; ` +
+          `opening would lose every commit after transaction ${this.state.txId} in this log`,
+        d,
+      );
+    }
+    if (!report.stopped && newest !== undefined && this.state.txId < newest) {
+      stop(`${damagedNote()}no intact checkpoint and complete chain of logs reaches transaction ${newest}: the state rebuilt ends at transaction ${this.state.txId}`);
+    }
+    return report;
+  }
+
+  /** Remove checkpoints older than `keepFrom` and the logs only they need (nothing when undefined). */
+  private removeObsolete(keepFrom: number | undefined): void {
+    if (this.dir === undefined || keepFrom === undefined) return;
     const { checkpoints, wals } = listDir(this.dir);
-    for (const c of checkpoints) if (c < checkpointTx) rmSync(join(this.dir, checkpointName(c)), { force: true });
-    for (const w of wals) if (w < checkpointTx) rmSync(join(this.dir, walName(w)), { force: true });
+    // The log holding the commit after `keepFrom` is the newest one named <= keepFrom.
+    const firstLog = wals.filter((w) => w <= keepFrom).at(-1) ?? keepFrom;
+    for (const c of checkpoints) if (c < keepFrom) rmSync(join(this.dir, checkpointName(c)), { force: true });
+    for (const w of wals) if (w < firstLog) rmSync(join(this.dir, walName(w)), { force: true });
   }
 
   async checkpoint(): Promise<void> {
@@ -397,9 +525,37 @@ export class LabelledQuadStore implements QuadStore {
     return run;
   }
 
-  /** Write the whole state as one transaction, then start a new log (caller holds the lock). */
+  /** Write the whole state as one transaction, then start a new log (caller holds the lock). The
+   * previous checkpoint and the logs from it stay (the fallback should this one be damaged) until
+   * the next checkpoint and its log are durable. */
   private async writeCheckpoint(): Promise<void> {
     if (this.dir === undefined || this.closed) return;
+    const txId = this.state.txId;
+    const path = join(this.dir, checkpointName(txId));
+    const walPath = join(this.dir, walName(txId));
+    const replacing = existsSync(path);
+    const walExisted = existsSync(walPath);
+    await writeFileAtomic(this.dir, checkpointName(txId), this.checkpointFrames());
+    const old = this.wal;
+    try {
+      this.wal = await WalWriter.open(walPath, this.fsync);
+    } catch (err) {
+      // Without its log the checkpoint is withdrawn: commits go on in the current log, which the
+      // next open reads from the previous checkpoint (a new checkpoint with a stale log after it
+      // would hide them).
+      if (!replacing) rmSync(path, { force: true });
+      if (!walExisted) rmSync(walPath, { force: true });
+      throw err;
+    }
+    await old?.close();
+    this.loggedTerms = this.dict.size;
+    this.loggedLabels = this.labels.size;
+    const previous = listDir(this.dir).checkpoints.filter((c) => c < txId && !this.damagedCheckpoints.has(c)).at(-1);
+    this.removeObsolete(previous);
+  }
+
+  /** The whole state as one transaction (a checkpoint file's frames), built lazily. */
+  private checkpointFrames(): Generator<Buffer> {
     const txId = this.state.txId;
     const cols = this.cols;
     const live = this.liveRowsInSpogOrder();
@@ -413,13 +569,21 @@ export class LabelledQuadStore implements QuadStore {
       if (pending.length > 0) yield* pendingFrames(FrameType.PendingSet, pending);
       yield* encodeFrame(FrameType.Commit, u32Payload(txId));
     };
-    await writeFileAtomic(this.dir, checkpointName(txId), frames(this.termFrames(1)));
-    const old = this.wal;
-    this.wal = await WalWriter.open(join(this.dir, walName(txId)), undefined, this.fsync);
-    await old?.close();
-    this.loggedTerms = this.dict.size;
-    this.loggedLabels = this.labels.size;
-    this.removeObsolete(txId);
+    return frames(this.termFrames(1));
+  }
+
+  /** Write the state (as loaded by `loadFrom`) as a new store folder `dir`: one checkpoint and an
+   * empty log (`recoverStore`). */
+  async exportTo(dir: string): Promise<void> {
+    prepareDir(dir);
+    await writeFileAtomic(dir, checkpointName(this.state.txId), this.checkpointFrames());
+    const wal = await WalWriter.open(join(dir, walName(this.state.txId)), true);
+    await wal.close();
+  }
+
+  /** The columns and runs of the current state, for `verifyStore`'s index check. */
+  indexState(): { cols: RowColumns; runs: readonly Run[]; txId: number; quads: number } {
+    return { cols: this.cols, runs: this.runs, txId: this.state.txId, quads: this.liveQuads };
   }
 
   /** Live rows of the current state in SPOG order (merging the runs' SPOG permutations). */
@@ -442,6 +606,32 @@ export class LabelledQuadStore implements QuadStore {
 
 function isPrepared(input: unknown): input is PreparedLoad {
   return typeof input === 'object' && input !== null && (input as { kind?: unknown }).kind === 'prepared-load';
+}
+
+/** What `loadFrom` read and decided. */
+export interface LoadReport {
+  /** The checkpoint the state was built from (undefined: none, the logs alone). */
+  base: number | undefined;
+  /** Newer checkpoints passed over as damaged. */
+  damagedCheckpoints: (Damage & { txId: number })[];
+  /** The logs replayed, in order. */
+  logs: LogEntry[];
+  /** Commits replayed from the logs. */
+  commits: number;
+  /** Leftover temporary files. */
+  tmps: string[];
+  /** Salvage only: where loading stopped. */
+  stopped?: { message: string; file: string; offset: number; reason: string };
+}
+
+export interface LogEntry {
+  name: string;
+  txId: number;
+  size: number;
+  validEnd: number;
+  commits: number;
+  /** A torn tail after `validEnd`, cut by the open. */
+  torn?: Damage;
 }
 
 function pendingFrames(type: FrameType, entries: [string, number][]): Iterable<Buffer> {

@@ -3,16 +3,26 @@
  *
  *   magic u32 | type u32 | payload length u32 | crc32(payload) u32 | payload
  *
+ * The checksum covers the first 12 header bytes (magic, type, length) and the payload, so a flipped
+ * bit anywhere in a frame is caught (frames of the first format, magic "IANL", checksummed the
+ * payload only; they are still read).
+ *
  * A transaction is BEGIN, any number of TERMS / LABELS / ADD / DELETE / PENDING_SET /
  * PENDING_DELETE frames, then COMMIT. A reader applies a transaction only when it has read its
  * COMMIT frame intact, so a torn tail (crash in mid-write) loses only the transaction that was
  * never acknowledged. A checkpoint file is one such transaction holding the whole state.
+ * `scanFrames` reads a file and says where and why it stops making sense; integrity.ts decides
+ * whether that is a torn tail or damage.
  */
 import { crc32 } from 'node:zlib';
 import { closeSync, openSync, readSync, fstatSync } from 'node:fs';
 
-export const MAGIC = 0x4c4e4149; // "IANL"
-const HEADER = 16;
+/** "IAN2": the checksum covers header bytes 0..11 and the payload. */
+export const MAGIC = 0x324e4149;
+/** "IANL": the first format, whose checksum covers the payload only (read, never written). */
+export const LEGACY_MAGIC = 0x4c4e4149;
+export const HEADER = 16;
+const MAX_TYPE = 8;
 
 export enum FrameType {
   Begin = 1,
@@ -36,7 +46,7 @@ export function encodeFrame(type: FrameType, payload: Uint8Array): Buffer[] {
   header.writeUInt32LE(MAGIC, 0);
   header.writeUInt32LE(type, 4);
   header.writeUInt32LE(payload.byteLength, 8);
-  header.writeUInt32LE(crc32(payload), 12);
+  header.writeUInt32LE(crc32(payload, crc32(header.subarray(0, 12))), 12);
   return [header, Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength)];
 }
 
@@ -95,7 +105,7 @@ export function encodedStringFrames(
     header.writeUInt32LE(MAGIC, 0);
     header.writeUInt32LE(type, 4);
     header.writeUInt32LE(head.byteLength + size, 8);
-    header.writeUInt32LE(crc32(body, crc32(head)), 12);
+    header.writeUInt32LE(crc32(body, crc32(head, crc32(header.subarray(0, 12)))), 12);
     out.push(header, head, Buffer.from(body.buffer, body.byteOffset, body.byteLength));
     off += size;
     i = j;
@@ -148,25 +158,82 @@ export function decodeTuples(payload: Buffer, width: number): Uint32Array[] {
   return cols;
 }
 
-/** Read frames of a file in order; stops at the first torn or corrupt frame. */
-export function* readFrames(path: string): Generator<Frame & { end: number }> {
+export interface ScannedFrame extends Frame {
+  /** Byte offsets of the frame's header and of the byte after its payload. */
+  start: number;
+  end: number;
+}
+
+export interface FrameScan {
+  frames: ScannedFrame[];
+  size: number;
+  /** Where the file stops being a sequence of intact frames, and why (absent: clean to the end). */
+  stop?: { offset: number; reason: string } | undefined;
+}
+
+/** Checks the frame whose header is at `pos`; returns its payload, or why it is not intact. */
+function frameAt(fd: number, size: number, pos: number, header: Buffer): { type: FrameType; payload: Buffer } | string {
+  const got = readSync(fd, header, 0, HEADER, pos);
+  if (got < HEADER) return `incomplete frame header (${got} of ${HEADER} bytes)`;
+  const magic = header.readUInt32LE(0);
+  if (magic !== MAGIC && magic !== LEGACY_MAGIC) return `no frame marker (0x${magic.toString(16).padStart(8, '0')})`;
+  const type = header.readUInt32LE(4);
+  const len = header.readUInt32LE(8);
+  if (pos + HEADER + len > size) return `a frame of ${len} bytes runs past the end of the file (${size} bytes)`;
+  const payload = Buffer.allocUnsafe(len);
+  if (len > 0 && readSync(fd, payload, 0, len, pos + HEADER) !== len) return 'short read';
+  const crc = magic === MAGIC ? crc32(payload, crc32(header.subarray(0, 12))) : crc32(payload);
+  if (crc !== header.readUInt32LE(12)) return 'checksum mismatch';
+  if (type < 1 || type > MAX_TYPE) return `unknown frame type ${type}`;
+  return { type: type as FrameType, payload };
+}
+
+/** Read the frames of a file in order, up to the first one that is not intact. */
+export function scanFrames(path: string): FrameScan {
   const fd = openSync(path, 'r');
   try {
     const size = fstatSync(fd).size;
     const header = Buffer.allocUnsafe(HEADER);
+    const frames: ScannedFrame[] = [];
     let pos = 0;
-    while (pos + HEADER <= size) {
-      if (readSync(fd, header, 0, HEADER, pos) !== HEADER) return;
-      if (header.readUInt32LE(0) !== MAGIC) return;
-      const type = header.readUInt32LE(4) as FrameType;
-      const len = header.readUInt32LE(8);
-      const crc = header.readUInt32LE(12);
-      if (pos + HEADER + len > size) return;
-      const payload = Buffer.allocUnsafe(len);
-      if (len > 0 && readSync(fd, payload, 0, len, pos + HEADER) !== len) return;
-      if (crc32(payload) !== crc) return;
-      pos += HEADER + len;
-      yield { type, payload, end: pos };
+    while (pos < size) {
+      const f = frameAt(fd, size, pos, header);
+      if (typeof f === 'string') return { frames, size, stop: { offset: pos, reason: f } };
+      frames.push({ ...f, start: pos, end: pos + HEADER + f.payload.byteLength });
+      pos += HEADER + f.payload.byteLength;
+    }
+    return { frames, size };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Intact frames found anywhere after byte `from` (resynchronising on the frame marker at every
+ * byte), in file order: what survives past a damaged point. */
+export function* framesAfter(path: string, from: number): Generator<ScannedFrame> {
+  const fd = openSync(path, 'r');
+  try {
+    const size = fstatSync(fd).size;
+    const header = Buffer.allocUnsafe(HEADER);
+    const markers = [Buffer.alloc(4), Buffer.alloc(4)];
+    markers[0]!.writeUInt32LE(MAGIC);
+    markers[1]!.writeUInt32LE(LEGACY_MAGIC);
+    const CHUNK = 8 << 20;
+    const chunk = Buffer.allocUnsafe(CHUNK + 3);
+    let base = from;
+    while (base < size) {
+      const n = readSync(fd, chunk, 0, Math.min(CHUNK + 3, size - base), base);
+      const view = chunk.subarray(0, n);
+      // Every marker position in this chunk, in order.
+      const positions: number[] = [];
+      for (const m of markers) for (let i = view.indexOf(m); i >= 0 && i < CHUNK; i = view.indexOf(m, i + 1)) positions.push(i);
+      positions.sort((a, b) => a - b);
+      for (const i of positions) {
+        const pos = base + i;
+        const f = frameAt(fd, size, pos, header);
+        if (typeof f !== 'string') yield { ...f, start: pos, end: pos + HEADER + f.payload.byteLength };
+      }
+      base += CHUNK;
     }
   } finally {
     closeSync(fd);

@@ -1,0 +1,62 @@
+/**
+ * The graph server opens its store through `openStore` with its own log (docs/operations.md): what
+ * the store did at open shows in the server log, and a damaged store folder fails the start with
+ * the store's message (main.ts then exits 2 with it).
+ */
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openStore } from '@ianode/store';
+import { createGraphServer } from '../src/server.js';
+
+const dirs: string[] = [];
+afterAll(async () => {
+  await Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true })));
+});
+
+/** A store folder with two commits in wal-0; returns the folder. */
+async function folder(): Promise<string> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'ianode-gs-store-'));
+  dirs.push(dir);
+  const store = await openStore({ dir });
+  await store.load('<http://ex/a> <http://ex/p> "1" .\n', { format: 'application/n-triples' });
+  await store.load('<http://ex/b> <http://ex/p> "2" .\n', { format: 'application/n-triples' });
+  await store.close();
+  return dir;
+}
+
+function logSink(): { stream: Writable; lines: () => Record<string, unknown>[] } {
+  let text = '';
+  const stream = new Writable({ write: (chunk: Buffer, _enc, done) => ((text += chunk.toString()), done()) });
+  return { stream, lines: () => text.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>) };
+}
+
+describe('graph server start and the store folder', () => {
+  it('logs what the store did at open (a torn tail cut)', async () => {
+    const dir = await folder();
+    await writeFile(path.join(dir, 'wal-0000000000.log'), Buffer.concat([await readFile(path.join(dir, 'wal-0000000000.log')), Buffer.from('torn')]));
+    const sink = logSink();
+    const server = await createGraphServer({ dataset: { storage: dir } }, { logger: { level: 'info', stream: sink.stream } });
+    try {
+      expect(server.store.count({})).toBe(2);
+      const torn = sink.lines().find((l) => String(l.msg).includes('torn tail'));
+      expect(torn).toMatchObject({ level: 40, file: 'wal-0000000000.log', bytes: 4 });
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('refuses to start on a damaged store, with the store message', async () => {
+    const dir = await folder();
+    const log = path.join(dir, 'wal-0000000000.log');
+    const bytes = await readFile(log);
+    bytes[17]! ^= 1; // the BEGIN frame of commit 1, with commit 2 intact after it
+    await writeFile(log, bytes);
+    await expect(createGraphServer({ dataset: { storage: dir } }, { logger: false })).rejects.toMatchObject({
+      code: 'STORE_CORRUPT',
+      message: expect.stringContaining('wal-0000000000.log is damaged at byte 0'),
+    });
+  });
+});
