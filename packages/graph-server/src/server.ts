@@ -90,6 +90,10 @@ export async function createGraphServer(input: GraphServerConfigInput | GraphSer
     },
     requestIdHeader: false,
     bodyLimit: config.limits.requestBytes,
+    // Bodies Fastify reads itself (SPARQL query, update and form bodies) get the same total bound
+    // as uploads (Node answers 408 and closes); upload and GSP bodies have their own idle and
+    // total timers (body-reader.ts). None of these bodies is read under the writer lock.
+    requestTimeout: config.limits.bodyTimeoutMs,
   });
   // The store reports its open (torn tail cut, damaged checkpoint passed over) through the server's
   // log; a damaged folder makes this throw STORE_CORRUPT, so the server does not start.

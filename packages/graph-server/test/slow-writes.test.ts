@@ -199,6 +199,13 @@ describe('a slow upload does not hold the writer', () => {
   });
 });
 
+describe('bodies Fastify reads itself', () => {
+  it('SPARQL query, update and form bodies have the same total bound (the HTTP server\'s request timeout)', async () => {
+    const { server } = await start({ bodyTimeoutMs: 12_345 });
+    expect(server.app.server.requestTimeout).toBe(12_345);
+  });
+});
+
 describe('graceful stop', () => {
   it('close() with a stalled upload ends within the grace: the upload is cut, nothing stored', async () => {
     const { server, store, url, seen } = await start({ bodyIdleTimeoutMs: 600_000, shutdownGraceMs: 200 });
