@@ -10,14 +10,17 @@ import { join } from 'node:path';
 import { rmSync } from 'node:fs';
 import type { Dataset, IdQuad, LabelPredicate, QuadBatch, QuadPattern, Term } from '@ianode/rdf';
 import { TermDictionary } from '@ianode/rdf';
-import type { KeyQuad, LoadOptions, LoadResult, QuadStore, StoreOptions, StoreStats, WriteTransaction } from './api.js';
+import type {
+  KeyQuad, LoadOptions, LoadResult, QuadStore, StoreClock, StoreOptions, StoreStats, WriteTransaction,
+} from './api.js';
 import { RowColumns } from './columns.js';
+import { compactRows } from './compaction.js';
 import { StoreError } from './errors.js';
 import { LabelTable } from './labels.js';
 import { loadRdf } from './loader.js';
 import { ORDERS } from './orders.js';
 import {
-  checkpointName, listDir, readTransactions, walName, WalWriter, writeFileAtomic,
+  checkpointName, listDir, openLogFile, readTransactions, walName, WalWriter, writeFileAtomic, type OpenLogFile,
 } from './persistence.js';
 import { buildRun, buildRunParallel, findLiveRow, mergePerm, mergeRuns, type Run } from './run.js';
 import { SnapshotDataset, type StoreState } from './snapshot.js';
@@ -27,6 +30,15 @@ import {
 } from './wal.js';
 
 const DEFAULT_CHECKPOINT_BYTES = 256 * 1024 * 1024;
+/** Compact once deleted rows are more than this fraction of all rows … */
+const DEFAULT_COMPACT_DELETED_FRACTION = 0.25;
+/** … and at least this many (a small store is not worth a pass per commit). */
+const DEFAULT_COMPACT_MIN_DELETED = 10_000;
+const SYSTEM_CLOCK: StoreClock = {
+  now: () => Date.now(),
+  setTimeout: (fn, ms) => setTimeout(fn, ms).unref(),
+  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+};
 /** Terms logged ahead of a commit in batches of at least this many. */
 const TERMS_AHEAD = 64_000;
 /** Commits adding at least this many rows sort their indexes on worker threads. */
@@ -49,20 +61,45 @@ export class LabelledQuadStore implements QuadStore {
   private deletedRows = 0;
   private loggedTerms = 1;
   private loggedLabels = 1;
+  /** Terms from this id on were logged ahead and then rolled back: the next logged transaction
+   * starts with a TermsRollback frame so a replay forgets them too. */
+  private termsRolledBackTo: number | undefined;
   private wal: WalWriter | undefined;
   private lock: Promise<unknown> = Promise.resolve();
   private closed = false;
   /** Why the last automatic checkpoint failed, if it did (the store keeps working on its log). */
   lastCheckpointError: Error | undefined;
+  /** Why the last automatic compaction failed, if it did (the store keeps its deleted rows). */
+  lastCompactionError: Error | undefined;
+  private compactions = 0;
   private readonly dir: string | undefined;
   private readonly fsync: boolean;
   private readonly checkpointBytes: number;
+  private readonly checkpointIntervalMs: number;
+  private readonly compactDeletedFraction: number;
+  private readonly compactMinDeleted: number;
+  private readonly clock: StoreClock;
+  private readonly openLogFile: OpenLogFile;
+  /** When the last checkpoint was written (or the store opened), on `clock`. */
+  private lastCheckpointAt = 0;
+  private checkpointTimer: unknown;
 
   constructor(options: StoreOptions) {
     this.labels = new LabelTable(options.defaultLabel ?? '!');
     this.dir = options.dir;
     this.fsync = options.fsync ?? true;
     this.checkpointBytes = options.checkpointBytes ?? DEFAULT_CHECKPOINT_BYTES;
+    this.checkpointIntervalMs = options.checkpointIntervalMs ?? 0;
+    this.compactDeletedFraction = options.compactDeletedFraction ?? DEFAULT_COMPACT_DELETED_FRACTION;
+    this.compactMinDeleted = options.compactMinDeleted ?? DEFAULT_COMPACT_MIN_DELETED;
+    this.clock = options.clock ?? SYSTEM_CLOCK;
+    this.openLogFile = options.logFiles ?? openLogFile;
+    for (const [name, v] of [
+      ['checkpointBytes', this.checkpointBytes], ['checkpointIntervalMs', this.checkpointIntervalMs],
+      ['compactDeletedFraction', this.compactDeletedFraction], ['compactMinDeleted', this.compactMinDeleted],
+    ] as const) {
+      if (!(v >= 0)) throw new TypeError(`${name} must be a non-negative number, got ${v}`);
+    }
     this.state = this.publish(0);
   }
 
@@ -118,6 +155,9 @@ export class LabelledQuadStore implements QuadStore {
       labels: this.labels.size,
       logBytes: this.wal?.bytes ?? 0,
       txId: this.state.txId,
+      rows: this.state.rowCount,
+      deletedRows: this.deletedRows,
+      compactions: this.compactions,
     };
   }
 
@@ -143,6 +183,9 @@ export class LabelledQuadStore implements QuadStore {
   private async runTransaction<T>(body: (tx: TxBuffer) => T | Promise<T>): Promise<[T, number]> {
     if (this.closed) throw new StoreError('STORE_CLOSED', 'the store is closed');
     const firstRow = this.cols.length;
+    const firstTerm = this.dict.size;
+    const firstLabel = this.labels.size;
+    let logged = false;
     const tx = new TxBuffer(this.dict, this.labels, this.cols, firstRow);
     try {
       const result = await body(tx);
@@ -150,7 +193,7 @@ export class LabelledQuadStore implements QuadStore {
       const changed =
         effects.addRows.length > 0 || effects.deleteRows.length > 0 || effects.pendingSet.size > 0 || effects.pendingDelete.length > 0;
       if (!changed) {
-        this.cols.truncate(firstRow);
+        this.rollBack(firstRow, firstTerm, firstLabel);
         return [result, this.state.txId];
       }
       const txId = this.state.txId + 1;
@@ -161,25 +204,125 @@ export class LabelledQuadStore implements QuadStore {
         const terms = this.dict.size;
         const labels = this.labels.size;
         await this.wal.append(this.encodeTransaction(txId, effects));
-        // Only a written transaction advances what the log holds (a failed write is retried whole).
+        logged = true;
+        // Only a written transaction advances what the log holds.
         this.loggedTerms = terms;
         this.loggedLabels = labels;
+        this.termsRolledBackTo = undefined;
       }
       this.apply(txId, effects, pendingRun ? await pendingRun : undefined);
-      if (this.wal && this.wal.bytes >= this.checkpointBytes) {
-        // The commit is durable in the log already; a failed checkpoint is retried at the next one.
-        try {
-          await this.writeCheckpoint();
-          this.lastCheckpointError = undefined;
-        } catch (err) {
-          this.lastCheckpointError = err as Error;
-        }
-      }
+      await this.maintain();
       return [result, txId];
     } catch (err) {
-      this.cols.truncate(firstRow);
+      if (logged) this.cols.truncate(firstRow); // the log holds its terms: keep them
+      else this.rollBack(firstRow, firstTerm, firstLabel);
       throw err;
     }
+  }
+
+  /** Undo an uncommitted transaction: its rows, and the terms and labels it interned, so a
+   * refused upload leaves nothing behind. No committed row uses those ids; a concurrent reader
+   * that looked one up got an id its snapshot holds no row of (and `SnapshotDataset.lookup`
+   * answers only ids its state knew). Terms already logged ahead are forgotten by a
+   * TermsRollback frame before the next logged transaction. */
+  private rollBack(firstRow: number, firstTerm: number, firstLabel: number): void {
+    this.cols.truncate(firstRow);
+    if (this.dict.size > firstTerm) {
+      const abandoned = this.dict.size - firstTerm;
+      this.dict.truncate(firstTerm);
+      if (abandoned >= 100_000) this.dict.compact();
+    }
+    if (this.loggedTerms > firstTerm) {
+      this.termsRolledBackTo = Math.min(this.termsRolledBackTo ?? firstTerm, firstTerm);
+      this.loggedTerms = firstTerm;
+    }
+    this.labels.truncate(firstLabel);
+    this.loggedLabels = Math.min(this.loggedLabels, firstLabel);
+  }
+
+  /** After a commit (under the lock): compact when deleted rows pass the threshold (which also
+   * checkpoints), else checkpoint when the log is big or old enough. The commit is durable and
+   * applied already: a failure here is kept (lastCompactionError / lastCheckpointError) and the
+   * work is tried again after a later commit. */
+  private async maintain(): Promise<void> {
+    if (this.shouldCompact()) {
+      await this.compactNow();
+      return;
+    }
+    if (!this.wal) return;
+    if (this.wal.bytes >= this.checkpointBytes || this.checkpointDue()) await this.checkpointNow();
+    else this.armCheckpointTimer();
+  }
+
+  private shouldCompact(): boolean {
+    const deleted = this.deletedRows;
+    return deleted > 0 && deleted >= this.compactMinDeleted && deleted > this.compactDeletedFraction * this.cols.length;
+  }
+
+  /** Drop deleted rows from memory now (then checkpoint, which drops them from disk). */
+  async compact(): Promise<void> {
+    const run = this.lock.then(() => {
+      if (this.closed) throw new StoreError('STORE_CLOSED', 'the store is closed');
+      return this.compactNow(true);
+    });
+    this.lock = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Build columns and runs of the live rows only and publish them as the current state, under
+   * the lock. States published before keep their own columns and runs, which nothing mutates. */
+  private async compactNow(rethrow = false): Promise<void> {
+    if (this.deletedRows > 0) {
+      try {
+        const { cols, runs } = compactRows(this.cols, this.runs, this.cols.length);
+        this.cols = cols;
+        this.runs = runs;
+        this.deletedRows = 0;
+        this.compactions++;
+        this.state = this.publish(this.state.txId);
+        this.lastCompactionError = undefined;
+      } catch (err) {
+        this.lastCompactionError = err as Error;
+        if (rethrow) throw err;
+        return;
+      }
+    }
+    if (this.wal && this.wal.bytes > 0) await this.checkpointNow(rethrow);
+  }
+
+  private checkpointDue(): boolean {
+    return this.checkpointIntervalMs > 0 && this.wal !== undefined && this.wal.bytes > 0 &&
+      this.clock.now() - this.lastCheckpointAt >= this.checkpointIntervalMs;
+  }
+
+  /** Write a checkpoint (under the lock), keeping its error unless asked to throw it. */
+  private async checkpointNow(rethrow = false): Promise<void> {
+    try {
+      await this.writeCheckpoint();
+      this.lastCheckpointAt = this.clock.now();
+      this.lastCheckpointError = undefined;
+    } catch (err) {
+      this.lastCheckpointError = err as Error;
+      if (rethrow) throw err;
+    }
+    this.armCheckpointTimer();
+  }
+
+  /** With `checkpointIntervalMs`: once the log holds something, wake up when the interval since
+   * the last checkpoint has passed (a store that stops writing still gets its checkpoint). */
+  private armCheckpointTimer(): void {
+    if (this.checkpointIntervalMs <= 0 || this.checkpointTimer !== undefined || this.closed) return;
+    if (!this.wal || this.wal.bytes === 0) return;
+    const wait = Math.max(0, this.lastCheckpointAt + this.checkpointIntervalMs - this.clock.now());
+    this.checkpointTimer = this.clock.setTimeout(() => {
+      this.checkpointTimer = undefined;
+      const run = this.lock.then(async () => {
+        if (this.closed) return;
+        if (this.checkpointDue()) await this.checkpointNow();
+        else this.armCheckpointTimer();
+      });
+      this.lock = run.catch(() => undefined);
+    }, wait);
   }
 
   /** Apply resolved effects in memory and publish the new state. */
@@ -219,6 +362,7 @@ export class LabelledQuadStore implements QuadStore {
       runs: this.runs,
       rowCount: this.cols.length,
       deletedRows: this.deletedRows,
+      termCount: this.dict.size,
       dict: this.dict,
       labels: this.labels,
     };
@@ -244,10 +388,11 @@ export class LabelledQuadStore implements QuadStore {
     yield* encodeFrame(FrameType.Commit, u32Payload(txId));
   }
 
-  /** Terms and labels created since the last logged transaction (including those of rolled-back
-   * transactions, so ids stay identical after replay). */
+  /** Terms and labels created since the last logged transaction, after a TermsRollback frame when
+   * terms logged ahead were rolled back since (so ids stay identical after replay). */
   private newStringFrames(): Buffer[] {
     const frames: Buffer[] = [];
+    if (this.termsRolledBackTo !== undefined) frames.push(...encodeFrame(FrameType.TermsRollback, u32Payload(this.termsRolledBackTo)));
     if (this.dict.size > this.loggedTerms) frames.push(...this.termFrames(this.loggedTerms));
     if (this.labels.size > this.loggedLabels) {
       frames.push(...stringFrames(FrameType.Labels, this.loggedLabels, this.labels.textsFrom(this.loggedLabels)));
@@ -257,9 +402,13 @@ export class LabelledQuadStore implements QuadStore {
 
   /** During a big load: start writing the terms interned so far to the log, so the disk works
    * while the parser does (the commit then writes only the rest). Safe to repeat and to abandon:
-   * logged terms that no commit uses are just unused dictionary entries after a replay. */
+   * a rollback truncates the dictionary and the next logged transaction starts with a
+   * TermsRollback frame; until then (a crash) they are just unused dictionary entries. */
   logTermsAhead(): void {
     if (!this.wal || this.dict.size - this.loggedTerms < TERMS_AHEAD) return;
+    // After a rollback of terms logged ahead, the TermsRollback frame must come first, and only a
+    // transaction carries one (readers stop at anything else between transactions): wait for it.
+    if (this.termsRolledBackTo !== undefined) return;
     this.wal.appendAhead(this.termFrames(this.loggedTerms));
     this.loggedTerms = this.dict.size;
   }
@@ -291,6 +440,16 @@ export class LabelledQuadStore implements QuadStore {
         case FrameType.Labels: {
           const { firstId, strings } = decodeStrings(f.payload);
           this.restoreStrings(firstId, strings, this.labels.size, (t) => this.labels.restore(t), 'label');
+          break;
+        }
+        case FrameType.TermsRollback: {
+          // Terms from firstId on were logged ahead by a transaction that rolled back; no committed
+          // row uses them (rows of a commit come after its own TERMS frames), so forget them.
+          const firstId = f.payload.readUInt32LE(0);
+          if (firstId < 1 || firstId > this.dict.size) {
+            throw new StoreError('STORE_CORRUPT', `log rolls terms back to ${firstId}, but only ${this.dict.size} exist`);
+          }
+          this.dict.truncate(firstId);
           break;
         }
         case FrameType.Delete: {
@@ -364,12 +523,14 @@ export class LabelledQuadStore implements QuadStore {
       lastWal = { txId: w, validEnd };
     }
     if (lastWal) {
-      this.wal = await WalWriter.open(join(dir, walName(lastWal.txId)), lastWal.validEnd, this.fsync);
+      this.wal = await WalWriter.open(join(dir, walName(lastWal.txId)), lastWal.validEnd, this.fsync, this.openLogFile);
     } else {
-      this.wal = await WalWriter.open(join(dir, walName(base)), undefined, this.fsync);
+      this.wal = await WalWriter.open(join(dir, walName(base)), undefined, this.fsync, this.openLogFile);
     }
     this.removeObsolete(base);
     this.cols.trim();
+    this.lastCheckpointAt = this.clock.now();
+    this.armCheckpointTimer();
   }
 
   /** Remove checkpoints and logs that the checkpoint at `checkpointTx` supersedes. */
@@ -381,7 +542,7 @@ export class LabelledQuadStore implements QuadStore {
   }
 
   async checkpoint(): Promise<void> {
-    const run = this.lock.then(() => this.writeCheckpoint());
+    const run = this.lock.then(() => this.checkpointNow(true));
     this.lock = run.catch(() => undefined);
     return run;
   }
@@ -404,10 +565,11 @@ export class LabelledQuadStore implements QuadStore {
     };
     await writeFileAtomic(this.dir, checkpointName(txId), frames(this.termFrames(1)));
     const old = this.wal;
-    this.wal = await WalWriter.open(join(this.dir, walName(txId)), undefined, this.fsync);
+    this.wal = await WalWriter.open(join(this.dir, walName(txId)), undefined, this.fsync, this.openLogFile);
     await old?.close();
     this.loggedTerms = this.dict.size;
     this.loggedLabels = this.labels.size;
+    this.termsRolledBackTo = undefined;
     this.removeObsolete(txId);
   }
 
@@ -424,6 +586,8 @@ export class LabelledQuadStore implements QuadStore {
     if (this.closed) return;
     await this.lock;
     this.closed = true;
+    if (this.checkpointTimer !== undefined) this.clock.clearTimeout(this.checkpointTimer);
+    this.checkpointTimer = undefined;
     await this.wal?.close();
     this.wal = undefined;
   }

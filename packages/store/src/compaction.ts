@@ -1,0 +1,67 @@
+/**
+ * Compaction: new row columns holding only the live rows, and runs over them.
+ *
+ * Deleting a quad only marks its row (snapshots taken earlier still read it), so rows of deleted
+ * quads stay in the columns and in the runs' permutations until compaction drops them. Nothing
+ * is re-sorted: live rows keep their relative order (row r becomes the number of live rows before
+ * r), so every permutation stays sorted after dropping its deleted rows and renumbering the rest —
+ * a linear pass per order instead of a sort. Runs that shrank are then merged as a commit would
+ * merge them. The old columns and runs are not touched: snapshots that hold them stay valid.
+ */
+import { RowColumns } from './columns.js';
+import { GRAPH_FIRST, type OrderName } from './orders.js';
+import { mergeRuns, type Perms, type Run } from './run.js';
+
+export interface Compacted {
+  cols: RowColumns;
+  runs: Run[];
+}
+
+/** The live rows (`deleted[r] === 0`) of the first `rowCount` rows, and the runs over them. */
+export function compactRows(cols: RowColumns, runs: readonly Run[], rowCount: number): Compacted {
+  const deleted = cols.deleted;
+  const remap = new Uint32Array(rowCount);
+  let live = 0;
+  for (let r = 0; r < rowCount; r++) if (deleted === undefined || deleted[r] === 0) remap[r] = live++;
+  const out = new RowColumns(Math.max(1024, live));
+  for (let r = 0; r < rowCount; r++) {
+    if (deleted === undefined || deleted[r] === 0) out.push(cols.g[r]!, cols.s[r]!, cols.p[r]!, cols.o[r]!, cols.label[r]!);
+  }
+  const stack: Run[] = [];
+  for (const run of runs) {
+    const kept = remapRun(run, deleted, remap);
+    if (kept.size === 0) continue;
+    stack.push(kept);
+    while (stack.length >= 2 && stack[stack.length - 2]!.size <= 2 * stack[stack.length - 1]!.size) {
+      const b = stack.pop()!;
+      const a = stack.pop()!;
+      stack.push(mergeRuns(out, a, b));
+    }
+  }
+  return { cols: out, runs: stack };
+}
+
+/** A run without its deleted rows, renumbered. Graph-first orders that share the array of their
+ * graph-less order (a run of one graph) keep sharing it. */
+function remapRun(run: Run, deleted: Uint32Array | undefined, remap: Uint32Array): Run {
+  const perms = {} as Perms;
+  for (const name of ['spog', 'posg', 'ospg'] as const) {
+    perms[name] = remapPerm(run.perms[name], deleted, remap);
+    const gName: OrderName = GRAPH_FIRST[name];
+    perms[gName] = run.perms[gName] === run.perms[name] ? perms[name] : remapPerm(run.perms[gName], deleted, remap);
+  }
+  return { size: perms.spog.length, perms, presence: undefined };
+}
+
+function remapPerm(perm: Uint32Array, deleted: Uint32Array | undefined, remap: Uint32Array): Uint32Array {
+  let n = 0;
+  if (deleted === undefined) n = perm.length;
+  else for (let i = 0; i < perm.length; i++) if (deleted[perm[i]!] === 0) n++;
+  const out = new Uint32Array(n);
+  let k = 0;
+  for (let i = 0; i < perm.length; i++) {
+    const r = perm[i]!;
+    if (deleted === undefined || deleted[r] === 0) out[k++] = remap[r]!;
+  }
+  return out;
+}
