@@ -20,7 +20,7 @@ export interface StoreOptions {
    * (or the opening); 0 = never (default). */
   checkpointIntervalMs?: number | undefined;
   /** Compact (drop deleted rows from memory, then checkpoint) after a commit that leaves more than
-   * this fraction of the rows deleted (default 0.25; above 1 = never automatically) … */
+   * this fraction of the rows dead (`StoreStats.deletedRows`) (default 0.25; above 1 = never automatically) … */
   compactDeletedFraction?: number | undefined;
   /** … and at least this many deleted rows (default 10 000). */
   compactMinDeleted?: number | undefined;
@@ -83,7 +83,7 @@ export interface StoreStats {
   txId: number;
   /** Rows in memory, deleted ones included (compaction drops those). */
   rows: number;
-  /** Rows of deleted quads still in memory. */
+  /** Rows in memory that hold no live quad: deleted, or added again while stored. */
   deletedRows: number;
   /** Compactions since the store opened. */
   compactions: number;

@@ -17,19 +17,29 @@ export interface Compacted {
   runs: Run[];
 }
 
-/** The live rows (`deleted[r] === 0`) of the first `rowCount` rows, and the runs over them. */
+/** The live rows of the first `rowCount` rows, and the runs over them. A row is live when a run
+ * holds it and it is not deleted: rows a transaction appended but did not use (it added a quad
+ * that was already stored) are in no run and go too. */
 export function compactRows(cols: RowColumns, runs: readonly Run[], rowCount: number): Compacted {
   const deleted = cols.deleted;
+  const keep = new Uint8Array(rowCount);
+  for (const run of runs) {
+    const rows = run.perms.spog;
+    for (let i = 0; i < rows.length; i++) {
+      const r = rows[i]!;
+      if (deleted === undefined || deleted[r] === 0) keep[r] = 1;
+    }
+  }
   const remap = new Uint32Array(rowCount);
   let live = 0;
-  for (let r = 0; r < rowCount; r++) if (deleted === undefined || deleted[r] === 0) remap[r] = live++;
+  for (let r = 0; r < rowCount; r++) if (keep[r] === 1) remap[r] = live++;
   const out = new RowColumns(Math.max(1024, live));
   for (let r = 0; r < rowCount; r++) {
-    if (deleted === undefined || deleted[r] === 0) out.push(cols.g[r]!, cols.s[r]!, cols.p[r]!, cols.o[r]!, cols.label[r]!);
+    if (keep[r] === 1) out.push(cols.g[r]!, cols.s[r]!, cols.p[r]!, cols.o[r]!, cols.label[r]!);
   }
   const stack: Run[] = [];
   for (const run of runs) {
-    const kept = remapRun(run, deleted, remap);
+    const kept = remapRun(run, keep, remap);
     if (kept.size === 0) continue;
     stack.push(kept);
     while (stack.length >= 2 && stack[stack.length - 2]!.size <= 2 * stack[stack.length - 1]!.size) {
@@ -43,25 +53,24 @@ export function compactRows(cols: RowColumns, runs: readonly Run[], rowCount: nu
 
 /** A run without its deleted rows, renumbered. Graph-first orders that share the array of their
  * graph-less order (a run of one graph) keep sharing it. */
-function remapRun(run: Run, deleted: Uint32Array | undefined, remap: Uint32Array): Run {
+function remapRun(run: Run, keep: Uint8Array, remap: Uint32Array): Run {
   const perms = {} as Perms;
   for (const name of ['spog', 'posg', 'ospg'] as const) {
-    perms[name] = remapPerm(run.perms[name], deleted, remap);
+    perms[name] = remapPerm(run.perms[name], keep, remap);
     const gName: OrderName = GRAPH_FIRST[name];
-    perms[gName] = run.perms[gName] === run.perms[name] ? perms[name] : remapPerm(run.perms[gName], deleted, remap);
+    perms[gName] = run.perms[gName] === run.perms[name] ? perms[name] : remapPerm(run.perms[gName], keep, remap);
   }
   return { size: perms.spog.length, perms, presence: undefined };
 }
 
-function remapPerm(perm: Uint32Array, deleted: Uint32Array | undefined, remap: Uint32Array): Uint32Array {
+function remapPerm(perm: Uint32Array, keep: Uint8Array, remap: Uint32Array): Uint32Array {
   let n = 0;
-  if (deleted === undefined) n = perm.length;
-  else for (let i = 0; i < perm.length; i++) if (deleted[perm[i]!] === 0) n++;
+  for (let i = 0; i < perm.length; i++) n += keep[perm[i]!]!;
   const out = new Uint32Array(n);
   let k = 0;
   for (let i = 0; i < perm.length; i++) {
     const r = perm[i]!;
-    if (deleted === undefined || deleted[r] === 0) out[k++] = remap[r]!;
+    if (keep[r] === 1) out[k++] = remap[r]!;
   }
   return out;
 }

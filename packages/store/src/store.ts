@@ -59,6 +59,9 @@ export class LabelledQuadStore implements QuadStore {
   private state: StoreState;
   private liveQuads = 0;
   private deletedRows = 0;
+  /** Rows appended by commits but used by no run (the transaction added a quad already stored):
+   * dead weight like deleted rows, dropped by compaction. */
+  private unusedRows = 0;
   private loggedTerms = 1;
   private loggedLabels = 1;
   /** Terms from this id on were logged ahead and then rolled back: the next logged transaction
@@ -156,7 +159,7 @@ export class LabelledQuadStore implements QuadStore {
       logBytes: this.wal?.bytes ?? 0,
       txId: this.state.txId,
       rows: this.state.rowCount,
-      deletedRows: this.deletedRows,
+      deletedRows: this.deletedRows + this.unusedRows,
       compactions: this.compactions,
     };
   }
@@ -211,6 +214,7 @@ export class LabelledQuadStore implements QuadStore {
         this.termsRolledBackTo = undefined;
       }
       this.apply(txId, effects, pendingRun ? await pendingRun : undefined);
+      this.unusedRows += this.cols.length - firstRow - effects.addRows.length;
       await this.maintain();
       return [result, txId];
     } catch (err) {
@@ -255,7 +259,7 @@ export class LabelledQuadStore implements QuadStore {
   }
 
   private shouldCompact(): boolean {
-    const deleted = this.deletedRows;
+    const deleted = this.deletedRows + this.unusedRows;
     return deleted > 0 && deleted >= this.compactMinDeleted && deleted > this.compactDeletedFraction * this.cols.length;
   }
 
@@ -272,12 +276,13 @@ export class LabelledQuadStore implements QuadStore {
   /** Build columns and runs of the live rows only and publish them as the current state, under
    * the lock. States published before keep their own columns and runs, which nothing mutates. */
   private async compactNow(rethrow = false): Promise<void> {
-    if (this.deletedRows > 0) {
+    if (this.deletedRows + this.unusedRows > 0) {
       try {
         const { cols, runs } = compactRows(this.cols, this.runs, this.cols.length);
         this.cols = cols;
         this.runs = runs;
         this.deletedRows = 0;
+        this.unusedRows = 0;
         this.compactions++;
         this.state = this.publish(this.state.txId);
         this.lastCompactionError = undefined;
