@@ -162,6 +162,17 @@ export class WalWriter {
     }
   }
 
+  /** Cut the log back to `size` bytes, the end of the last commit: a transaction that wrote
+   * frames ahead (`appendAhead`) rolled back. If that fails, the next append retries it first. */
+  async rollBackTo(size: number): Promise<void> {
+    await this.ahead;
+    this.aheadError = undefined;
+    if (size > this.size) throw new RangeError(`cannot roll the log forward from ${this.size} to ${size} bytes`);
+    this.size = size;
+    this.suspect ??= new Error('transaction rolled back');
+    await this.restore();
+  }
+
   /** Start writing frames now, in the background (not synced; the next `append`'s sync covers
    * them). A failure fails the next `append`, which first cuts the file back. */
   appendAhead(chunks: Buffer[]): void {

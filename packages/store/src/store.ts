@@ -64,9 +64,6 @@ export class LabelledQuadStore implements QuadStore {
   private unusedRows = 0;
   private loggedTerms = 1;
   private loggedLabels = 1;
-  /** Terms from this id on were logged ahead and then rolled back: the next logged transaction
-   * starts with a TermsRollback frame so a replay forgets them too. */
-  private termsRolledBackTo: number | undefined;
   private wal: WalWriter | undefined;
   private lock: Promise<unknown> = Promise.resolve();
   private closed = false;
@@ -188,6 +185,7 @@ export class LabelledQuadStore implements QuadStore {
     const firstRow = this.cols.length;
     const firstTerm = this.dict.size;
     const firstLabel = this.labels.size;
+    const logStart = this.wal?.bytes ?? 0;
     let logged = false;
     const tx = new TxBuffer(this.dict, this.labels, this.cols, firstRow);
     try {
@@ -196,7 +194,7 @@ export class LabelledQuadStore implements QuadStore {
       const changed =
         effects.addRows.length > 0 || effects.deleteRows.length > 0 || effects.pendingSet.size > 0 || effects.pendingDelete.length > 0;
       if (!changed) {
-        this.rollBack(firstRow, firstTerm, firstLabel);
+        await this.rollBack(firstRow, firstTerm, firstLabel, logStart);
         return [result, this.state.txId];
       }
       const txId = this.state.txId + 1;
@@ -211,7 +209,6 @@ export class LabelledQuadStore implements QuadStore {
         // Only a written transaction advances what the log holds.
         this.loggedTerms = terms;
         this.loggedLabels = labels;
-        this.termsRolledBackTo = undefined;
       }
       this.apply(txId, effects, pendingRun ? await pendingRun : undefined);
       this.unusedRows += this.cols.length - firstRow - effects.addRows.length;
@@ -219,7 +216,7 @@ export class LabelledQuadStore implements QuadStore {
       return [result, txId];
     } catch (err) {
       if (logged) this.cols.truncate(firstRow); // the log holds its terms: keep them
-      else this.rollBack(firstRow, firstTerm, firstLabel);
+      else await this.rollBack(firstRow, firstTerm, firstLabel, logStart);
       throw err;
     }
   }
@@ -227,21 +224,22 @@ export class LabelledQuadStore implements QuadStore {
   /** Undo an uncommitted transaction: its rows, and the terms and labels it interned, so a
    * refused upload leaves nothing behind. No committed row uses those ids; a concurrent reader
    * that looked one up got an id its snapshot holds no row of (and `SnapshotDataset.lookup`
-   * answers only ids its state knew). Terms already logged ahead are forgotten by a
-   * TermsRollback frame before the next logged transaction. */
-  private rollBack(firstRow: number, firstTerm: number, firstLabel: number): void {
+   * answers only ids its state knew). Terms a big load logged ahead are the log's tail after
+   * `logStart` (the writer lock kept anything else out): the log is cut back there, and should
+   * that fail, the next append cuts it back before writing (until then they are only unused
+   * entries after a replay, never under a committed row). */
+  private async rollBack(firstRow: number, firstTerm: number, firstLabel: number, logStart: number): Promise<void> {
     this.cols.truncate(firstRow);
     if (this.dict.size > firstTerm) {
       const abandoned = this.dict.size - firstTerm;
       this.dict.truncate(firstTerm);
       if (abandoned >= 100_000) this.dict.compact();
     }
-    if (this.loggedTerms > firstTerm) {
-      this.termsRolledBackTo = Math.min(this.termsRolledBackTo ?? firstTerm, firstTerm);
-      this.loggedTerms = firstTerm;
-    }
+    const wroteAhead = this.loggedTerms > firstTerm;
+    this.loggedTerms = Math.min(this.loggedTerms, firstTerm);
     this.labels.truncate(firstLabel);
     this.loggedLabels = Math.min(this.loggedLabels, firstLabel);
+    if (this.wal && (wroteAhead || this.wal.bytes !== logStart)) await this.wal.rollBackTo(logStart).catch(() => undefined);
   }
 
   /** After a commit (under the lock): compact when deleted rows pass the threshold (which also
@@ -393,11 +391,9 @@ export class LabelledQuadStore implements QuadStore {
     yield* encodeFrame(FrameType.Commit, u32Payload(txId));
   }
 
-  /** Terms and labels created since the last logged transaction, after a TermsRollback frame when
-   * terms logged ahead were rolled back since (so ids stay identical after replay). */
+  /** Terms and labels created since the last logged transaction. */
   private newStringFrames(): Buffer[] {
     const frames: Buffer[] = [];
-    if (this.termsRolledBackTo !== undefined) frames.push(...encodeFrame(FrameType.TermsRollback, u32Payload(this.termsRolledBackTo)));
     if (this.dict.size > this.loggedTerms) frames.push(...this.termFrames(this.loggedTerms));
     if (this.labels.size > this.loggedLabels) {
       frames.push(...stringFrames(FrameType.Labels, this.loggedLabels, this.labels.textsFrom(this.loggedLabels)));
@@ -407,13 +403,10 @@ export class LabelledQuadStore implements QuadStore {
 
   /** During a big load: start writing the terms interned so far to the log, so the disk works
    * while the parser does (the commit then writes only the rest). Safe to repeat and to abandon:
-   * a rollback truncates the dictionary and the next logged transaction starts with a
-   * TermsRollback frame; until then (a crash) they are just unused dictionary entries. */
+   * a rollback truncates the dictionary and cuts the log back to where the transaction started;
+   * after a crash they are just unused dictionary entries (no committed row uses them). */
   logTermsAhead(): void {
     if (!this.wal || this.dict.size - this.loggedTerms < TERMS_AHEAD) return;
-    // After a rollback of terms logged ahead, the TermsRollback frame must come first, and only a
-    // transaction carries one (readers stop at anything else between transactions): wait for it.
-    if (this.termsRolledBackTo !== undefined) return;
     this.wal.appendAhead(this.termFrames(this.loggedTerms));
     this.loggedTerms = this.dict.size;
   }
@@ -445,16 +438,6 @@ export class LabelledQuadStore implements QuadStore {
         case FrameType.Labels: {
           const { firstId, strings } = decodeStrings(f.payload);
           this.restoreStrings(firstId, strings, this.labels.size, (t) => this.labels.restore(t), 'label');
-          break;
-        }
-        case FrameType.TermsRollback: {
-          // Terms from firstId on were logged ahead by a transaction that rolled back; no committed
-          // row uses them (rows of a commit come after its own TERMS frames), so forget them.
-          const firstId = f.payload.readUInt32LE(0);
-          if (firstId < 1 || firstId > this.dict.size) {
-            throw new StoreError('STORE_CORRUPT', `log rolls terms back to ${firstId}, but only ${this.dict.size} exist`);
-          }
-          this.dict.truncate(firstId);
           break;
         }
         case FrameType.Delete: {
@@ -574,7 +557,6 @@ export class LabelledQuadStore implements QuadStore {
     await old?.close();
     this.loggedTerms = this.dict.size;
     this.loggedLabels = this.labels.size;
-    this.termsRolledBackTo = undefined;
     this.removeObsolete(txId);
   }
 

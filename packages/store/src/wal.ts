@@ -23,9 +23,6 @@ export enum FrameType {
   PendingSet = 6,
   PendingDelete = 7,
   Commit = 8,
-  /** Term ids from `firstId` (u32) on were abandoned by a rolled-back transaction after being
-   * logged ahead; replay forgets them before the frames that follow (see ARCHITECTURE "Durability"). */
-  TermsRollback = 9,
 }
 
 export interface Frame {
