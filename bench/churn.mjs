@@ -9,6 +9,7 @@
  * is wrong or RSS_after / RSS_fresh > 1.3.
  *
  *   npm run bench:churn -- [--triples 50k] [--rounds 300] [--seed 42] [--queries 30] [--fsync true]
+ *                          [--compact true] [--malloc tuned|default]
  *
  * Each measurement runs in its own process (`--role churn|fresh`, started with --expose-gc), so
  * the two RSS figures are comparable and neither inherits the other's heap.
@@ -23,12 +24,25 @@ import { parseArgs, parseCount } from './lib/args.mjs';
 import { createRandom } from './lib/random.mjs';
 import { machine, median } from './lib/report.mjs';
 
-const args = parseArgs(process.argv.slice(2), { triples: '50k', rounds: 300, seed: 42, queries: 30, fsync: 'true', role: 'main' });
+const args = parseArgs(process.argv.slice(2), {
+  triples: '50k', rounds: 300, seed: 42, queries: 30, fsync: 'true', compact: 'true', malloc: 'tuned', role: 'main',
+});
 const triples = parseCount(args.triples);
 const rounds = Number(args.rounds);
 const seed = Number(args.seed);
 const queries = Number(args.queries);
 const fsync = String(args.fsync) !== 'false';
+/** `--compact false`: automatic compaction off (to see what it saves); the default is on. */
+const compact = String(args.compact) !== 'false';
+/**
+ * glibc's malloc raises its mmap threshold to the size of each large block freed (up to 32 MiB),
+ * after which freed array buffers of up to that size stay in its heap instead of going back to
+ * the system: after churn the process keeps tens of MiB that neither the JS heap nor the array
+ * buffers account for. `tuned` (the default, as scripts/start.mjs runs the server) fixes the
+ * threshold at 128 KiB for both children; `default` leaves glibc as it is, to see the difference.
+ */
+const MALLOC_ENV = args.malloc === 'default' ? {} : { MALLOC_MMAP_THRESHOLD_: '131072' };
+if (args.malloc !== 'default' && args.malloc !== 'tuned') throw new TypeError('--malloc is tuned or default');
 const MAX_RATIO = 1.3;
 
 /** Label of each slice (entity k is in slice k % 4); the query's view hides the last one. */
@@ -99,7 +113,7 @@ async function child(/** @type {'churn' | 'fresh'} */ role) {
   const dir = mkdtempSync(join(tmpdir(), `ianode-churn-${role}-`));
   let wrong = 0;
   try {
-    const store = await openStore({ dir, fsync });
+    const store = await openStore({ dir, fsync, ...(compact ? {} : { compactDeletedFraction: 2 }) });
     const load = async () => {
       for (let i = 0; i < LABELS.length; i++) {
         await store.load(/** @type {string} */ (slices[i]), { format: 'application/n-triples', label: LABELS[i] });
@@ -128,8 +142,9 @@ async function child(/** @type {'churn' | 'fresh'} */ role) {
       await new Promise((resolve) => setTimeout(resolve, 50));
       gc();
       const stats = store.stats();
+      const mem = process.memoryUsage();
       emit({
-        event: 'measure', when, rss: process.memoryUsage().rss, p50: median(times), quads: stats.quads, rows: stats.rows,
+        event: 'measure', when, rss: mem.rss, heapTotal: mem.heapTotal, heapUsed: mem.heapUsed, arrayBuffers: mem.arrayBuffers, p50: median(times), quads: stats.quads, rows: stats.rows,
         deletedRows: stats.deletedRows, compactions: stats.compactions, terms: stats.terms, diskBytes: dirBytes(dir), loadavg: loadavg(),
       });
     };
@@ -169,8 +184,8 @@ async function main() {
   const run = (/** @type {string} */ role) =>
     new Promise((resolve, reject) => {
       const argv = ['--expose-gc', script, '--role', role, '--triples', String(triples), '--rounds', String(rounds),
-        '--seed', String(seed), '--queries', String(queries), '--fsync', String(fsync)];
-      const p = spawn(process.execPath, argv, { stdio: ['ignore', 'pipe', 'inherit'] });
+        '--seed', String(seed), '--queries', String(queries), '--fsync', String(fsync), '--compact', String(compact)];
+      const p = spawn(process.execPath, argv, { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...MALLOC_ENV } });
       /** @type {Record<string, any>[]} */
       const events = [];
       let buf = '';
@@ -192,7 +207,8 @@ async function main() {
     });
 
   const host = machine();
-  console.log(`# churn: ${triples.toLocaleString('en-US')} triples in ${LABELS.length} label slices, deleted and loaded again ${rounds} times; seed ${seed}, fsync ${fsync}`);
+  console.log(`# churn: ${triples.toLocaleString('en-US')} triples in ${LABELS.length} label slices, deleted and added again ${rounds} times; seed ${seed}, fsync ${fsync}, compaction ${compact ? 'on' : 'off'}`);
+  console.log(`# malloc: ${args.malloc === 'default' ? 'glibc defaults' : 'MALLOC_MMAP_THRESHOLD_=131072'} in both children`);
   console.log(`# ${host.cpu}, ${host.cores} cores, ${(host.memoryBytes / 2 ** 30).toFixed(1)} GiB, ${host.os}, node ${host.node}`);
   console.log(`# load average at start: ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
   const t0 = performance.now();
@@ -208,10 +224,10 @@ async function main() {
   if (!before || !after || !freshM || done.length !== 2) throw new Error('a child did not report its measurements');
 
   const row = (/** @type {string} */ name, /** @type {Record<string, any>} */ m) =>
-    `| ${name} | ${mib(m.rss).toFixed(0)} | ${m.p50.toFixed(2)} | ${m.quads} | ${m.rows} | ${m.deletedRows} | ${m.compactions} | ${mib(m.diskBytes).toFixed(1)} |`;
+    `| ${name} | ${mib(m.rss).toFixed(0)} | ${mib(m.heapTotal).toFixed(0)} / ${mib(m.heapUsed).toFixed(0)} | ${mib(m.arrayBuffers).toFixed(0)} | ${m.p50.toFixed(2)} | ${m.quads} | ${m.rows} | ${m.deletedRows} | ${m.compactions} | ${mib(m.diskBytes).toFixed(1)} |`;
   console.log('');
-  console.log('| state | RSS MiB | query p50 ms | quads | rows | dead rows | compactions | disk MiB |');
-  console.log('|---|---|---|---|---|---|---|---|');
+  console.log('| state | RSS MiB | JS heap total / used MiB | array buffers MiB | query p50 ms | quads | rows | dead rows | compactions | disk MiB |');
+  console.log('|---|---|---|---|---|---|---|---|---|---|');
   console.log(row('loaded', before));
   console.log(row(`after ${rounds} rounds`, after));
   console.log(row('fresh load (other process)', freshM));
