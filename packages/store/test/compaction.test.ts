@@ -91,15 +91,15 @@ async function churn(store: QuadStore, twin: QuadStore, ref: Reference, rng: Rng
   }
 }
 
-/** The same quads as the reference set, with the labels of the twin store (which never compacts:
- * its labels are what the store's own rules give, compaction must not change them). */
+/** The quads and labels of the reference set, in the store and in its twin that never compacts. */
 function expectSame(store: QuadStore, twin: QuadStore, ref: Reference): void {
   expect(quadsOf(store)).toEqual(ref.lines());
   expect(quadsOf(twin)).toEqual(ref.lines());
   expect(store.stats().quads).toBe(ref.quads.size);
   const labels = new Map<string, string>();
-  for (const { quad: q } of ref.quads.values()) {
+  for (const { quad: q, label: expected } of ref.quads.values()) {
     const label = twin.labelOf(q)!;
+    expect(label, keyText(q)).toBe(expected);
     expect(store.labelOf(q), keyText(q)).toBe(label);
     labels.set(keyText(q), label);
   }
