@@ -132,4 +132,32 @@ describe('rollback', () => {
     expect(quadsOf(store)).toEqual(lines(quad('a'), quad('c')));
     await store.close();
   });
+
+  it('after a stop before the cut-back, the abandoned terms are unused entries and ids still agree', async () => {
+    const dir = await tempDir();
+    const faults = new LogFaults();
+    let store = await openStore({ dir, fsync: false, logFiles: faults.open });
+    await store.transaction((tx) => tx.add(quad('a')));
+    const before = sizes(store);
+    faults.truncates = true;
+    await expect(store.load(refusedUpload(70_000, 'big'), { format: 'application/n-triples' })).rejects.toThrow();
+    expect(sizes(store)).toEqual(before);
+    await store.close(); // as a crash would: the terms written ahead are still in the log
+
+    store = await openStore({ dir, fsync: false });
+    const replayed = sizes(store);
+    expect(replayed.terms).toBeGreaterThan(before.terms); // the abandoned terms, used by no row
+    expect(quadsOf(store)).toEqual(lines(quad('a')));
+    expect(store.lookup(namedNode('http://ex/big/s0'))).toBeUndefined(); // no committed state knows it
+    await store.transaction((tx) => tx.add(quad('c')));
+    const ids = ['http://ex/c', 'http://ex/graph-c'].map((iri) => store.lookup(namedNode(iri)));
+    const after = sizes(store);
+    await store.close();
+
+    store = await openStore({ dir, fsync: false });
+    expect(sizes(store)).toEqual(after);
+    expect(['http://ex/c', 'http://ex/graph-c'].map((iri) => store.lookup(namedNode(iri)))).toEqual(ids);
+    expect(quadsOf(store)).toEqual(lines(quad('a'), quad('c')));
+    await store.close();
+  });
 });
