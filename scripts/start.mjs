@@ -16,7 +16,10 @@ if (process.env.IANODE_SKIP_BUILD !== '1') {
     process.exit(build.status ?? 1);
   }
 }
-const child = spawn(process.execPath, [path.join(root, 'packages/cli/dist/main.js'), 'up', ...process.argv.slice(2)], { stdio: 'inherit' });
+// glibc keeps freed array buffers below its (self-raising) mmap threshold in its heap; a fixed
+// threshold gives the memory of deleted data and compactions back (bench/README.md, churn.mjs).
+const env = { MALLOC_MMAP_THRESHOLD_: '131072', ...process.env };
+const child = spawn(process.execPath, [path.join(root, 'packages/cli/dist/main.js'), 'up', ...process.argv.slice(2)], { stdio: 'inherit', env });
 // Ctrl-C reaches the child through the terminal's process group; a signal sent to this process
 // alone (e.g. by a test harness) is forwarded.
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));

@@ -18,6 +18,44 @@ export interface DatasetConfig {
   defaultLabel: string;
   /** Label expressions over the caller's attributes that allow each operation (secure mode). */
   permissions: Record<Operation, string>;
+  /** Checkpoint once the log passes this many bytes (default 64 MiB). */
+  checkpointBytes: number;
+  /** Checkpoint a non-empty log this long after the last checkpoint; 0 = off (default 15 min). */
+  checkpointIntervalMs: number;
+  /** Compact after a commit that leaves more than this fraction of the rows deleted (default 0.25)… */
+  compactDeletedFraction: number;
+  /** …and at least this many (default 10 000). */
+  compactMinDeleted: number;
+}
+
+/** The dataset settings that tune the store (StoreOptions of @ianode/store). */
+export type StoreTuning = Pick<DatasetConfig, 'checkpointBytes' | 'checkpointIntervalMs' | 'compactDeletedFraction' | 'compactMinDeleted'>;
+
+const STORE_TUNING_ENV: Record<keyof StoreTuning, string> = {
+  checkpointBytes: 'STORE_CHECKPOINT_BYTES',
+  checkpointIntervalMs: 'STORE_CHECKPOINT_INTERVAL_MS',
+  compactDeletedFraction: 'STORE_COMPACT_DELETED_FRACTION',
+  compactMinDeleted: 'STORE_COMPACT_MIN_DELETED',
+};
+
+/** The store settings of a dataset configuration, as `openStore` options. */
+export function storeTuning(dataset: DatasetConfig): StoreTuning {
+  const { checkpointBytes, checkpointIntervalMs, compactDeletedFraction, compactMinDeleted } = dataset;
+  return { checkpointBytes, checkpointIntervalMs, compactDeletedFraction, compactMinDeleted };
+}
+
+/** `STORE_CHECKPOINT_BYTES`, `STORE_CHECKPOINT_INTERVAL_MS`, `STORE_COMPACT_DELETED_FRACTION` and
+ * `STORE_COMPACT_MIN_DELETED` (empty strings count as unset); they win over the file. */
+export function storeTuningFromEnv(env: NodeJS.ProcessEnv = process.env): Partial<StoreTuning> {
+  const out: Partial<StoreTuning> = {};
+  for (const [field, name] of Object.entries(STORE_TUNING_ENV) as [keyof StoreTuning, string][]) {
+    const text = env[name];
+    if (text === undefined || text.trim() === '') continue;
+    const value = Number(text);
+    if (!Number.isFinite(value) || value < 0) throw new TypeError(`${name} must be a non-negative number, got ${JSON.stringify(text)}`);
+    out[field] = value;
+  }
+  return out;
 }
 
 export interface LimitsConfig {
@@ -80,7 +118,15 @@ export interface GraphServerConfigInput {
 
 export function defaultConfig(): GraphServerConfig {
   return {
-    dataset: { name: 'ds', defaultLabel: '!', permissions: { read: 'ianode_read | ianode_admin', write: 'ianode_admin' } },
+    dataset: {
+      name: 'ds',
+      defaultLabel: '!',
+      permissions: { read: 'ianode_read | ianode_admin', write: 'ianode_admin' },
+      checkpointBytes: 64 * 1024 * 1024,
+      checkpointIntervalMs: 15 * 60_000,
+      compactDeletedFraction: 0.25,
+      compactMinDeleted: 10_000,
+    },
     limits: { queryTimeoutMs: 60_000, uploadBytes: 512 * 1024 * 1024, requestBytes: 1024 * 1024, resultRows: 1_000_000, requestsPerMinute: 0,
       bodyIdleTimeoutMs: 30_000, bodyTimeoutMs: 600_000, spoolMemoryBytes: 16 * 1024 * 1024, shutdownGraceMs: 30_000 },
     security: { attributeCacheMs: 30_000 },
@@ -109,6 +155,9 @@ export function resolveConfig(input: GraphServerConfigInput = {}): GraphServerCo
     } catch (error) {
       throw new TypeError(`${field}: ${(error as Error).message}`);
     }
+  }
+  for (const [field, value] of Object.entries(storeTuning(config.dataset))) {
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) throw new TypeError(`dataset.${field} must be a non-negative number`);
   }
   for (const [field, value] of Object.entries(config.limits)) {
     if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) throw new TypeError(`limits.${field} must be a non-negative number`);
@@ -174,5 +223,10 @@ export function isSecure(security: SecurityConfig): boolean {
 export async function configFromFileAndEnv(path: string | undefined, env: NodeJS.ProcessEnv = process.env): Promise<GraphServerConfigInput> {
   const file = path === undefined ? {} : await loadConfigFile(path, env);
   const fromEnv = Object.fromEntries(Object.entries(securityFromEnv(env)).filter(([, v]) => v !== undefined));
-  return { ...file, security: { ...(file.security ?? {}), ...fromEnv } };
+  const tuning = storeTuningFromEnv(env);
+  return {
+    ...file,
+    ...(Object.keys(tuning).length > 0 ? { dataset: { ...(file.dataset ?? {}), ...tuning } } : {}),
+    security: { ...(file.security ?? {}), ...fromEnv },
+  };
 }

@@ -8,7 +8,7 @@ import multipart from '@fastify/multipart';
 import { redactAuthorization } from '@ianode/auth';
 import { openStore, type QuadStore } from '@ianode/store';
 import { decodeUtf8Body, parseForm } from './body.js';
-import { resolveConfig, type GraphServerConfig, type GraphServerConfigInput } from './config.js';
+import { resolveConfig, storeTuning, type GraphServerConfig, type GraphServerConfigInput } from './config.js';
 import { errorReply, GraphServerError } from './errors.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import type { RouteContext } from './routes/context.js';
@@ -102,6 +102,7 @@ export async function createGraphServer(input: GraphServerConfigInput | GraphSer
     (await openStore({
       dir: config.dataset.storage,
       defaultLabel: config.dataset.defaultLabel,
+      ...storeTuning(config.dataset),
       log: (level, message, fields) => app.log[level](fields ?? {}, message),
     }));
   if (!security.secure) {

@@ -2,6 +2,9 @@
  * The public shape of the labelled quad store. See docs/ARCHITECTURE.md ("Store").
  */
 import type { Dataset, RdfFormat } from '@ianode/rdf';
+import type { OpenLogFile } from './persistence.js';
+
+export type { LogFile, OpenLogFile } from './persistence.js';
 
 /** Where the store reports what it did (at open: what it read, dropped or fell back from). */
 export type StoreLog = (level: 'info' | 'warn' | 'error', message: string, fields?: Record<string, unknown>) => void;
@@ -18,6 +21,26 @@ export interface StoreOptions {
   checkpointBytes?: number | undefined;
   /** Reports of the open (torn tail dropped, damaged checkpoint passed over, ...); default silent. */
   log?: StoreLog | undefined;
+  /** Also write one when the log is not empty and this long has passed since the last checkpoint
+   * (or the opening); 0 = never (default). */
+  checkpointIntervalMs?: number | undefined;
+  /** Compact (drop deleted rows from memory, then checkpoint) after a commit that leaves more than
+   * this fraction of the rows dead (`StoreStats.deletedRows`) (default 0.25; above 1 = never automatically) … */
+  compactDeletedFraction?: number | undefined;
+  /** … and at least this many deleted rows (default 10 000). */
+  compactMinDeleted?: number | undefined;
+  /** Time source and timer of the checkpoint interval (default: the system clock; tests inject). */
+  clock?: StoreClock | undefined;
+  /** Opens the log file for appending (default: node:fs; tests inject write faults here). */
+  logFiles?: OpenLogFile | undefined;
+}
+
+export interface StoreClock {
+  /** Milliseconds, monotonic enough for intervals. */
+  now(): number;
+  /** Call `fn` after `ms` milliseconds; the timer must not keep the process alive. */
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
 }
 
 /**
@@ -101,6 +124,12 @@ export interface StoreStats {
   /** Bytes in the current log file. */
   logBytes: number;
   txId: number;
+  /** Rows in memory, deleted ones included (compaction drops those). */
+  rows: number;
+  /** Rows in memory that hold no live quad: deleted, or added again while stored. */
+  deletedRows: number;
+  /** Compactions since the store opened. */
+  compactions: number;
 }
 
 export interface QuadStore extends Dataset {
@@ -121,6 +150,10 @@ export interface QuadStore extends Dataset {
   labelOf(quad: KeyQuad): string | undefined;
   /** Write a checkpoint now and start a fresh log. */
   checkpoint(): Promise<void>;
+  /** Drop the rows of deleted quads from memory now and checkpoint (so the log shrinks too).
+   * Snapshots taken before keep reading what they read. Also runs by itself after a commit that
+   * passes `compactDeletedFraction` / `compactMinDeleted`. */
+  compact(): Promise<void>;
   stats(): StoreStats;
   close(): Promise<void>;
 }

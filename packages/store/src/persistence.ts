@@ -9,8 +9,8 @@
  * previous checkpoint and the logs that roll it forward are kept until the next checkpoint.
  * The folder is 0700 and every file 0600 (the data is labelled: not everyone may read it).
  */
-import { chmodSync, closeSync, existsSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readdirSync, statSync } from 'node:fs';
-import { open, rename, type FileHandle } from 'node:fs/promises';
+import { chmodSync, closeSync, existsSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { open, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { StoreError } from './errors.js';
 
@@ -76,29 +76,56 @@ export function syncDir(dir: string): void {
   }
 }
 
-/** An open log file: appends whole transactions and fsyncs before reporting them committed. */
+/** The file operations the log writer uses: a `node:fs/promises` FileHandle, or a wrapper that
+ * injects faults (tests). */
+export interface LogFile {
+  writev(buffers: Buffer[]): Promise<{ bytesWritten: number }>;
+  write(buffer: Buffer): Promise<{ bytesWritten: number }>;
+  datasync(): Promise<void>;
+  truncate(length: number): Promise<void>;
+  stat(): Promise<{ size: number }>;
+  close(): Promise<void>;
+}
+
+/** Opens a log file for appending (created when absent). */
+export type OpenLogFile = (path: string) => Promise<LogFile>;
+
+export const openLogFile: OpenLogFile = (path) => open(path, 'a', FILE_MODE);
+
+/** An open log file: appends whole transactions and fsyncs before reporting them committed.
+ *
+ * A failed write (a full disk, an I/O error) fails its transaction and the file is cut back to
+ * the end of the last written one, so a half-written transaction never sits in front of later
+ * ones. If even the cut-back fails, the file's tail is unknown: every later append first retries
+ * it (reopening the file if need be) and is refused only while that still fails, so the store
+ * recovers by itself once space is freed. */
 export class WalWriter {
-  private broken = false;
+  /** Set after a failed write: the file may hold bytes past `size` until `restore` cuts them. */
+  private suspect: Error | undefined;
+  /** Why a write ahead failed: the next `append` fails (its commit needs the missing frames). */
+  private aheadError: Error | undefined;
   /** Writes started ahead of a commit (terms of a big load); `append` waits for them. */
   private ahead: Promise<void> = Promise.resolve();
 
   private constructor(
-    private readonly handle: FileHandle,
+    private handle: LogFile,
     private size: number,
     private readonly fsync: boolean,
+    private readonly path: string,
+    private readonly openFile: OpenLogFile,
   ) {}
 
   /** Open a log for appending (created 0600 when absent; its folder is then synced, so a log
    * that holds acknowledged commits never disappears with its directory entry). Torn tails are cut
    * by the caller (`truncateFile`) once the open has decided the folder is healthy. */
-  static async open(path: string, fsync: boolean): Promise<WalWriter> {
+  static async open(path: string, fsync: boolean, openFile: OpenLogFile = openLogFile): Promise<WalWriter> {
     const created = !existsSync(path);
-    const handle = await open(path, 'a', FILE_MODE);
+    const handle = await openFile(path);
     try {
-      const st = await handle.stat();
-      if ((st.mode & 0o777) !== FILE_MODE) await handle.chmod(FILE_MODE);
+      const { size } = await handle.stat();
+      if ((statSync(path).mode & 0o777) !== FILE_MODE) chmodSync(path, FILE_MODE);
       if (created) syncDir(join(path, '..'));
-      return new WalWriter(handle, st.size, fsync);
+      return new WalWriter(handle, size, fsync, path, openFile);
     } catch (err) {
       await handle.close();
       throw err;
@@ -109,12 +136,13 @@ export class WalWriter {
     return this.size;
   }
 
-  /** Append one transaction's frames and sync. On failure the file is cut back to where it was,
-   * so a half-written transaction never sits in front of later ones; if even that fails the
-   * writer refuses further appends (the store must be reopened). */
+  /** Append one transaction's frames and sync. On failure the transaction is not in the log. */
   async append(chunks: Iterable<Buffer>): Promise<void> {
     await this.ahead;
-    if (this.broken) throw new StoreError('STORE_IO', 'the transaction log is unusable after an earlier write error; reopen the store');
+    const aheadError = this.aheadError;
+    this.aheadError = undefined;
+    await this.restore();
+    if (aheadError) throw writeError(aheadError);
     const start = this.size;
     try {
       let batch: Buffer[] = [];
@@ -131,27 +159,67 @@ export class WalWriter {
       if (batch.length > 0) await this.writeAll(batch, batchBytes);
       if (this.fsync) await this.handle.datasync();
     } catch (err) {
-      try {
-        await this.handle.truncate(start);
-        this.size = start;
-      } catch {
-        this.broken = true;
-      }
-      throw new StoreError('STORE_IO', `could not write the transaction log: ${(err as Error).message}`, { cause: err });
+      this.size = start;
+      this.suspect = err as Error;
+      await this.restore().catch(() => undefined); // else the next append retries it
+      throw writeError(err as Error);
     }
   }
 
+  /** Cut the log back to `size` bytes, the end of the last commit: a transaction that wrote
+   * frames ahead (`appendAhead`) rolled back. If that fails, the next append retries it first. */
+  async rollBackTo(size: number): Promise<void> {
+    await this.ahead;
+    this.aheadError = undefined;
+    if (size > this.size) throw new RangeError(`cannot roll the log forward from ${this.size} to ${size} bytes`);
+    this.size = size;
+    this.suspect ??= new Error('transaction rolled back');
+    await this.restore();
+  }
+
   /** Start writing frames now, in the background (not synced; the next `append`'s sync covers
-   * them). A failure makes the writer refuse further appends: the store must be reopened. */
+   * them). A failure fails the next `append`, which first cuts the file back. */
   appendAhead(chunks: Buffer[]): void {
     this.ahead = this.ahead.then(async () => {
-      if (this.broken) return;
+      if (this.suspect || this.aheadError) return;
       try {
         await this.writeAll(chunks, chunks.reduce((n, c) => n + c.byteLength, 0));
-      } catch {
-        this.broken = true;
+      } catch (err) {
+        this.aheadError = err as Error;
+        this.suspect = err as Error;
       }
     });
+  }
+
+  /** After a failed write: cut the file back to `size` (the end of the last whole write) and
+   * check it, reopening the file when the handle itself fails. Throws while that is impossible. */
+  private async restore(): Promise<void> {
+    if (this.suspect === undefined) return;
+    try {
+      await this.cutBack(this.handle);
+    } catch {
+      try {
+        const handle = await this.openFile(this.path);
+        await this.handle.close().catch(() => undefined);
+        this.handle = handle;
+        await this.cutBack(handle);
+      } catch (err) {
+        throw new StoreError(
+          'STORE_IO',
+          `the transaction log could not be put back to its last commit after a write error (${(err as Error).message}); ` +
+            'writes are refused until it can, which is retried at every write',
+          { cause: err },
+        );
+      }
+    }
+    this.suspect = undefined;
+  }
+
+  private async cutBack(handle: LogFile): Promise<void> {
+    await handle.truncate(this.size);
+    if (this.fsync) await handle.datasync();
+    const { size } = await handle.stat();
+    if (size !== this.size) throw new Error(`log is ${size} bytes after cutting it back to ${this.size}`);
   }
 
   private async writeAll(buffers: Buffer[], total: number): Promise<void> {
@@ -160,12 +228,17 @@ export class WalWriter {
   }
 
   async close(): Promise<void> {
+    await this.ahead;
     await this.handle.close();
   }
 }
 
+function writeError(err: Error): StoreError {
+  return new StoreError('STORE_IO', `could not write the transaction log: ${err.message}`, { cause: err });
+}
+
 /** writev until every byte is written (a short write continues where it stopped). */
-async function writeFully(handle: FileHandle, buffers: Buffer[], total: number): Promise<void> {
+async function writeFully(handle: LogFile, buffers: Buffer[], total: number): Promise<void> {
   let written = (await handle.writev(buffers)).bytesWritten;
   while (written < total) {
     const rest = Buffer.concat(buffers).subarray(written);
@@ -191,9 +264,12 @@ export async function writeFileAtomic(dir: string, name: string, chunks: Iterabl
     }
     if (batch.length > 0) await writeFully(handle, batch, bytes);
     await handle.datasync();
-  } finally {
-    await handle.close();
+  } catch (err) {
+    await handle.close().catch(() => undefined);
+    rmSync(tmp, { force: true }); // a partial file must not keep the space a full disk needs
+    throw err;
   }
+  await handle.close();
   await rename(tmp, join(dir, name));
   syncDir(dir);
 }

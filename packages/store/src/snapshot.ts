@@ -19,6 +19,9 @@ export interface StoreState {
   readonly rowCount: number;
   /** Rows deleted at or before txId (0 lets scans skip the deleted check). */
   readonly deletedRows: number;
+  /** Dictionary size at publication: ids at or past it belong to a later or uncommitted
+   * transaction (which may still roll back and give them to other terms). */
+  readonly termCount: number;
   readonly dict: TermDictionary;
   readonly labels: LabelTable;
 }
@@ -35,7 +38,8 @@ export class SnapshotDataset implements Dataset {
   ) {}
 
   lookup(term: Term): number | undefined {
-    return this.state.dict.lookupKey(termToKey(term));
+    const id = this.state.dict.lookupKey(termToKey(term));
+    return id !== undefined && id < this.state.termCount ? id : undefined;
   }
 
   term(id: number): Term {

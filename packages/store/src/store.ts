@@ -11,16 +11,17 @@ import { existsSync, rmSync } from 'node:fs';
 import type { Dataset, IdQuad, LabelPredicate, QuadBatch, QuadPattern, Term } from '@ianode/rdf';
 import { TermDictionary } from '@ianode/rdf';
 import type {
-  KeyQuad, LoadOptions, LoadResult, PreparedLoad, QuadStore, StoreLog, StoreOptions, StoreStats, WriteOptions, WriteTransaction,
+  KeyQuad, LoadOptions, LoadResult, PreparedLoad, QuadStore, StoreClock, StoreLog, StoreOptions, StoreStats, WriteOptions, WriteTransaction,
 } from './api.js';
 import { RowColumns } from './columns.js';
+import { compactRows } from './compaction.js';
 import { StoreError } from './errors.js';
 import { checkTransaction, readStoreFile, type Damage, type FileTx } from './integrity.js';
 import { LabelTable } from './labels.js';
 import { loadPrepared, loadRdf } from './loader.js';
 import { ORDERS } from './orders.js';
 import {
-  checkpointName, listDir, prepareDir, truncateFile, walName, WalWriter, writeFileAtomic,
+  checkpointName, listDir, openLogFile, prepareDir, truncateFile, walName, WalWriter, writeFileAtomic, type OpenLogFile,
 } from './persistence.js';
 import { buildRun, buildRunParallel, findLiveRow, mergePerm, mergeRuns, type Run } from './run.js';
 import { SnapshotDataset, type StoreState } from './snapshot.js';
@@ -30,6 +31,15 @@ import {
 } from './wal.js';
 
 const DEFAULT_CHECKPOINT_BYTES = 256 * 1024 * 1024;
+/** Compact once deleted rows are more than this fraction of all rows … */
+const DEFAULT_COMPACT_DELETED_FRACTION = 0.25;
+/** … and at least this many (a small store is not worth a pass per commit). */
+const DEFAULT_COMPACT_MIN_DELETED = 10_000;
+const SYSTEM_CLOCK: StoreClock = {
+  now: () => Date.now(),
+  setTimeout: (fn, ms) => setTimeout(fn, ms).unref(),
+  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+};
 /** Terms logged ahead of a commit in batches of at least this many. */
 const TERMS_AHEAD = 64_000;
 /** Commits adding at least this many rows sort their indexes on worker threads. */
@@ -50,6 +60,9 @@ export class LabelledQuadStore implements QuadStore {
   private state: StoreState;
   private liveQuads = 0;
   private deletedRows = 0;
+  /** Rows appended by commits but used by no run (the transaction added a quad already stored):
+   * dead weight like deleted rows, dropped by compaction. */
+  private unusedRows = 0;
   private loggedTerms = 1;
   private loggedLabels = 1;
   private wal: WalWriter | undefined;
@@ -57,12 +70,23 @@ export class LabelledQuadStore implements QuadStore {
   private closed = false;
   /** Why the last automatic checkpoint failed, if it did (the store keeps working on its log). */
   lastCheckpointError: Error | undefined;
+  /** Why the last automatic compaction failed, if it did (the store keeps its deleted rows). */
+  lastCompactionError: Error | undefined;
+  private compactions = 0;
   private readonly dir: string | undefined;
   private readonly fsync: boolean;
   private readonly checkpointBytes: number;
   private readonly log: StoreLog;
   /** Checkpoints found damaged at open: never kept as the fallback of a newer one. */
   private readonly damagedCheckpoints = new Set<number>();
+  private readonly checkpointIntervalMs: number;
+  private readonly compactDeletedFraction: number;
+  private readonly compactMinDeleted: number;
+  private readonly clock: StoreClock;
+  private readonly openLogFile: OpenLogFile;
+  /** When the last checkpoint was written (or the store opened), on `clock`. */
+  private lastCheckpointAt = 0;
+  private checkpointTimer: unknown;
 
   constructor(options: StoreOptions) {
     this.labels = new LabelTable(options.defaultLabel ?? '!');
@@ -70,6 +94,17 @@ export class LabelledQuadStore implements QuadStore {
     this.fsync = options.fsync ?? true;
     this.checkpointBytes = options.checkpointBytes ?? DEFAULT_CHECKPOINT_BYTES;
     this.log = options.log ?? (() => undefined);
+    this.checkpointIntervalMs = options.checkpointIntervalMs ?? 0;
+    this.compactDeletedFraction = options.compactDeletedFraction ?? DEFAULT_COMPACT_DELETED_FRACTION;
+    this.compactMinDeleted = options.compactMinDeleted ?? DEFAULT_COMPACT_MIN_DELETED;
+    this.clock = options.clock ?? SYSTEM_CLOCK;
+    this.openLogFile = options.logFiles ?? openLogFile;
+    for (const [name, v] of [
+      ['checkpointBytes', this.checkpointBytes], ['checkpointIntervalMs', this.checkpointIntervalMs],
+      ['compactDeletedFraction', this.compactDeletedFraction], ['compactMinDeleted', this.compactMinDeleted],
+    ] as const) {
+      if (!(v >= 0)) throw new TypeError(`${name} must be a non-negative number, got ${v}`);
+    }
     this.state = this.publish(0);
   }
 
@@ -125,6 +160,9 @@ export class LabelledQuadStore implements QuadStore {
       labels: this.labels.size,
       logBytes: this.wal?.bytes ?? 0,
       txId: this.state.txId,
+      rows: this.state.rowCount,
+      deletedRows: this.deletedRows + this.unusedRows,
+      compactions: this.compactions,
     };
   }
 
@@ -158,6 +196,10 @@ export class LabelledQuadStore implements QuadStore {
   private async runTransaction<T>(body: (tx: TxBuffer) => T | Promise<T>, options: WriteOptions): Promise<[T, number]> {
     if (this.closed) throw new StoreError('STORE_CLOSED', 'the store is closed');
     const firstRow = this.cols.length;
+    const firstTerm = this.dict.size;
+    const firstLabel = this.labels.size;
+    const logStart = this.wal?.bytes ?? 0;
+    let logged = false;
     const tx = new TxBuffer(this.dict, this.labels, this.cols, firstRow, options.writable);
     try {
       const result = await body(tx);
@@ -165,7 +207,7 @@ export class LabelledQuadStore implements QuadStore {
       const changed =
         effects.addRows.length > 0 || effects.deleteRows.length > 0 || effects.pendingSet.size > 0 || effects.pendingDelete.length > 0;
       if (!changed) {
-        this.cols.truncate(firstRow);
+        await this.rollBack(firstRow, firstTerm, firstLabel, logStart);
         // commitEmpty: an empty transaction is still logged and advances the txId (WriteOptions).
         if (options.commitEmpty !== true) return [result, this.state.txId];
       }
@@ -177,25 +219,127 @@ export class LabelledQuadStore implements QuadStore {
         const terms = this.dict.size;
         const labels = this.labels.size;
         await this.wal.append(this.encodeTransaction(txId, effects));
-        // Only a written transaction advances what the log holds (a failed write is retried whole).
+        logged = true;
+        // Only a written transaction advances what the log holds.
         this.loggedTerms = terms;
         this.loggedLabels = labels;
       }
       this.apply(txId, effects, pendingRun ? await pendingRun : undefined);
-      if (this.wal && this.wal.bytes >= this.checkpointBytes) {
-        // The commit is durable in the log already; a failed checkpoint is retried at the next one.
-        try {
-          await this.writeCheckpoint();
-          this.lastCheckpointError = undefined;
-        } catch (err) {
-          this.lastCheckpointError = err as Error;
-        }
-      }
+      this.unusedRows += this.cols.length - firstRow - effects.addRows.length;
+      await this.maintain();
       return [result, txId];
     } catch (err) {
-      this.cols.truncate(firstRow);
+      if (logged) this.cols.truncate(firstRow); // the log holds its terms: keep them
+      else await this.rollBack(firstRow, firstTerm, firstLabel, logStart);
       throw err;
     }
+  }
+
+  /** Undo an uncommitted transaction: its rows, and the terms and labels it interned, so a
+   * refused upload leaves nothing behind. No committed row uses those ids; a concurrent reader
+   * that looked one up got an id its snapshot holds no row of (and `SnapshotDataset.lookup`
+   * answers only ids its state knew). Terms a big load logged ahead are the log's tail after
+   * `logStart` (the writer lock kept anything else out): the log is cut back there, and should
+   * that fail, the next append cuts it back before writing (until then they are only unused
+   * entries after a replay, never under a committed row). */
+  private async rollBack(firstRow: number, firstTerm: number, firstLabel: number, logStart: number): Promise<void> {
+    this.cols.truncate(firstRow);
+    if (this.dict.size > firstTerm) {
+      const abandoned = this.dict.size - firstTerm;
+      this.dict.truncate(firstTerm);
+      if (abandoned >= 100_000) this.dict.compact();
+    }
+    const wroteAhead = this.loggedTerms > firstTerm;
+    this.loggedTerms = Math.min(this.loggedTerms, firstTerm);
+    this.labels.truncate(firstLabel);
+    this.loggedLabels = Math.min(this.loggedLabels, firstLabel);
+    if (this.wal && (wroteAhead || this.wal.bytes !== logStart)) await this.wal.rollBackTo(logStart).catch(() => undefined);
+  }
+
+  /** After a commit (under the lock): compact when deleted rows pass the threshold (which also
+   * checkpoints), else checkpoint when the log is big or old enough. The commit is durable and
+   * applied already: a failure here is kept (lastCompactionError / lastCheckpointError) and the
+   * work is tried again after a later commit. */
+  private async maintain(): Promise<void> {
+    if (this.shouldCompact()) {
+      await this.compactNow();
+      return;
+    }
+    if (!this.wal) return;
+    if (this.wal.bytes >= this.checkpointBytes || this.checkpointDue()) await this.checkpointNow();
+    else this.armCheckpointTimer();
+  }
+
+  private shouldCompact(): boolean {
+    const deleted = this.deletedRows + this.unusedRows;
+    return deleted > 0 && deleted >= this.compactMinDeleted && deleted > this.compactDeletedFraction * this.cols.length;
+  }
+
+  /** Drop deleted rows from memory now (then checkpoint, which drops them from disk). */
+  async compact(): Promise<void> {
+    const run = this.lock.then(() => {
+      if (this.closed) throw new StoreError('STORE_CLOSED', 'the store is closed');
+      return this.compactNow(true);
+    });
+    this.lock = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Build columns and runs of the live rows only and publish them as the current state, under
+   * the lock. States published before keep their own columns and runs, which nothing mutates. */
+  private async compactNow(rethrow = false): Promise<void> {
+    if (this.deletedRows + this.unusedRows > 0) {
+      try {
+        const { cols, runs } = compactRows(this.cols, this.runs, this.cols.length);
+        this.cols = cols;
+        this.runs = runs;
+        this.deletedRows = 0;
+        this.unusedRows = 0;
+        this.compactions++;
+        this.state = this.publish(this.state.txId);
+        this.lastCompactionError = undefined;
+      } catch (err) {
+        this.lastCompactionError = err as Error;
+        if (rethrow) throw err;
+        return;
+      }
+    }
+    if (this.wal && this.wal.bytes > 0) await this.checkpointNow(rethrow);
+  }
+
+  private checkpointDue(): boolean {
+    return this.checkpointIntervalMs > 0 && this.wal !== undefined && this.wal.bytes > 0 &&
+      this.clock.now() - this.lastCheckpointAt >= this.checkpointIntervalMs;
+  }
+
+  /** Write a checkpoint (under the lock), keeping its error unless asked to throw it. */
+  private async checkpointNow(rethrow = false): Promise<void> {
+    try {
+      await this.writeCheckpoint();
+      this.lastCheckpointAt = this.clock.now();
+      this.lastCheckpointError = undefined;
+    } catch (err) {
+      this.lastCheckpointError = err as Error;
+      if (rethrow) throw err;
+    }
+    this.armCheckpointTimer();
+  }
+
+  /** With `checkpointIntervalMs`: once the log holds something, wake up when the interval since
+   * the last checkpoint has passed (a store that stops writing still gets its checkpoint). */
+  private armCheckpointTimer(): void {
+    if (this.checkpointIntervalMs <= 0 || this.checkpointTimer !== undefined || this.closed) return;
+    if (!this.wal || this.wal.bytes === 0) return;
+    const wait = Math.max(0, this.lastCheckpointAt + this.checkpointIntervalMs - this.clock.now());
+    this.checkpointTimer = this.clock.setTimeout(() => {
+      this.checkpointTimer = undefined;
+      const run = this.lock.then(async () => {
+        if (this.closed) return;
+        if (this.checkpointDue()) await this.checkpointNow();
+        else this.armCheckpointTimer();
+      });
+      this.lock = run.catch(() => undefined);
+    }, wait);
   }
 
   /** Apply resolved effects in memory and publish the new state. */
@@ -235,6 +379,7 @@ export class LabelledQuadStore implements QuadStore {
       runs: this.runs,
       rowCount: this.cols.length,
       deletedRows: this.deletedRows,
+      termCount: this.dict.size,
       dict: this.dict,
       labels: this.labels,
     };
@@ -260,8 +405,7 @@ export class LabelledQuadStore implements QuadStore {
     yield* encodeFrame(FrameType.Commit, u32Payload(txId));
   }
 
-  /** Terms and labels created since the last logged transaction (including those of rolled-back
-   * transactions, so ids stay identical after replay). */
+  /** Terms and labels created since the last logged transaction. */
   private newStringFrames(): Buffer[] {
     const frames: Buffer[] = [];
     if (this.dict.size > this.loggedTerms) frames.push(...this.termFrames(this.loggedTerms));
@@ -273,7 +417,8 @@ export class LabelledQuadStore implements QuadStore {
 
   /** During a big load: start writing the terms interned so far to the log, so the disk works
    * while the parser does (the commit then writes only the rest). Safe to repeat and to abandon:
-   * logged terms that no commit uses are just unused dictionary entries after a replay. */
+   * a rollback truncates the dictionary and cuts the log back to where the transaction started;
+   * after a crash they are just unused dictionary entries (no committed row uses them). */
   logTermsAhead(): void {
     if (!this.wal || this.dict.size - this.loggedTerms < TERMS_AHEAD) return;
     this.wal.appendAhead(this.termFrames(this.loggedTerms));
@@ -401,7 +546,7 @@ export class LabelledQuadStore implements QuadStore {
     const last = report.logs.at(-1);
     // Append to the last log of the chain, or start the log of the state's transaction.
     const walTx = last !== undefined && last.txId >= from ? last.txId : this.state.txId;
-    this.wal = await WalWriter.open(join(dir, walName(walTx)), this.fsync);
+    this.wal = await WalWriter.open(join(dir, walName(walTx)), this.fsync, this.openLogFile);
     // Keep the previous checkpoint as the fallback of this one (or, after a fallback, the one used).
     const { checkpoints } = listDir(dir);
     const previous = report.damagedCheckpoints.length > 0 ? report.base : checkpoints.filter((c) => c < from).at(-1);
@@ -410,6 +555,8 @@ export class LabelledQuadStore implements QuadStore {
     this.log('info', `store opened at transaction ${this.state.txId}: ${report.base === undefined ? 'no checkpoint' : checkpointName(report.base)} + ${report.commits} commits from ${report.logs.length} logs`, {
       txId: this.state.txId, quads: this.liveQuads, checkpoint: report.base, commits: report.commits,
     });
+    this.lastCheckpointAt = this.clock.now();
+    this.armCheckpointTimer();
   }
 
   /**
@@ -520,7 +667,7 @@ export class LabelledQuadStore implements QuadStore {
   }
 
   async checkpoint(): Promise<void> {
-    const run = this.lock.then(() => this.writeCheckpoint());
+    const run = this.lock.then(() => this.checkpointNow(true));
     this.lock = run.catch(() => undefined);
     return run;
   }
@@ -538,7 +685,7 @@ export class LabelledQuadStore implements QuadStore {
     await writeFileAtomic(this.dir, checkpointName(txId), this.checkpointFrames());
     const old = this.wal;
     try {
-      this.wal = await WalWriter.open(walPath, this.fsync);
+      this.wal = await WalWriter.open(walPath, this.fsync, this.openLogFile);
     } catch (err) {
       // Without its log the checkpoint is withdrawn: commits go on in the current log, which the
       // next open reads from the previous checkpoint (a new checkpoint with a stale log after it
@@ -599,6 +746,8 @@ export class LabelledQuadStore implements QuadStore {
     if (this.closed) return;
     await this.lock;
     this.closed = true;
+    if (this.checkpointTimer !== undefined) this.clock.clearTimeout(this.checkpointTimer);
+    this.checkpointTimer = undefined;
     await this.wal?.close();
     this.wal = undefined;
   }

@@ -201,7 +201,7 @@ export class TxBuffer implements WriteTransaction {
     let a = i0;
     let b = j0;
     while (a < i1 || b < j1) {
-      const op = ops[b];
+      const op = b < j1 ? ops[b] : undefined; // ops[j1] and on belong to later quads
       if (a < i1 && (op === undefined || added[a]! < op.seq)) {
         const r = added[a++]!;
         let l = cols.label[r]!;
