@@ -25,6 +25,9 @@ export type InvalidTokenReason =
   | 'not_yet_valid'
   | 'wrong_issuer'
   | 'wrong_audience'
+  | 'wrong_token_use'
+  | 'wrong_client'
+  | 'revoked'
   | 'missing_claim'
   | 'no_user_claim'
   | 'unknown_key'
@@ -100,7 +103,15 @@ export function invalidTokenMessage(reason: InvalidTokenReason): string {
     case 'wrong_issuer':
       return 'token issuer not accepted here';
     case 'wrong_audience':
-      return 'token audience not accepted here';
+      return 'token audience (aud) is not a client accepted here';
+    case 'wrong_token_use':
+      return 'token_use not accepted here: send an ID token (token_use "id")';
+    case 'wrong_client':
+      return 'access token client_id is not a client accepted here';
+    case 'revoked':
+      return 'token revoked or signed out: sign in again';
+    case 'missing_claim':
+      return 'token lacks a required claim (iss, sub, exp, token_use)';
     case 'no_user_claim':
       return 'token names no user';
     default:

@@ -16,9 +16,11 @@ export { JwksCache, type JwksCacheOptions, type KeySet } from './jwks.js';
 export {
   DEFAULT_ALGORITHMS,
   createTokenVerifier,
+  identityKey,
   toAuthError,
+  type TokenUse,
   type TokenVerifier,
   type TokenVerifierOptions,
   type VerifiedToken,
 } from './verifier.js';
-export { createAttributeClient, type AttributeClient, type AttributeClientOptions } from './attribute-client.js';
+export { createAttributeClient, type AttributeClient, type AttributeClientOptions, type Resolved, type Subject } from './attribute-client.js';

@@ -46,8 +46,19 @@ export interface SecurityConfig {
   userClaims?: string[] | undefined;
   /** Claim holding the groups (default `cognito:groups`). */
   groupsClaim?: string | undefined;
-  /** Token `aud` to require (unchecked when absent). */
+  /**
+   * App client ids whose tokens are accepted (`TOKEN_CLIENT_IDS`, comma-separated): an ID token's
+   * `aud`, an access token's `client_id`. Required in secure mode.
+   */
+  clientIds?: string[] | undefined;
+  /** Older single-client form (`TOKEN_AUDIENCE`); merged into `clientIds`. */
   audience?: string | undefined;
+  /** Accept Cognito access tokens (`token_use: access`) as well as ID tokens (default false). */
+  acceptAccessTokens?: boolean | undefined;
+  /** How often the IdP's revocation list is polled, ms (default 15 000); 0 = no polling. */
+  revocationPollMs?: number | undefined;
+  /** The revocation list URL; default `<openIdProviderUrl>/revocations` when that is set. */
+  revocationUrl?: string | undefined;
   /** Attribute cache time (default 30 s). */
   attributeCacheMs: number;
 }
@@ -153,6 +164,9 @@ export function securityFromEnv(env: NodeJS.ProcessEnv = process.env): Partial<S
     userClaims: get('USER_CLAIMS')?.split(',').map((c) => c.trim()).filter(Boolean),
     groupsClaim: get('GROUPS_KEY'),
     audience: get('TOKEN_AUDIENCE'),
+    clientIds: get('TOKEN_CLIENT_IDS')?.split(',').map((c) => c.trim()).filter(Boolean),
+    acceptAccessTokens: get('ACCEPT_ACCESS_TOKENS') === undefined ? undefined : get('ACCEPT_ACCESS_TOKENS') === 'true',
+    revocationUrl: get('REVOCATION_URL'),
   };
 }
 

@@ -122,7 +122,7 @@ export async function createGraphServer(input: GraphServerConfigInput | GraphSer
     if (!needsCaller(request.url, request.routeOptions.url)) return;
     try {
       const caller = await security.authenticate(request.headers.authorization);
-      rateLimit(caller.user);
+      rateLimit(caller.id);
       request.caller = caller;
     } catch (error) {
       const code = (error as { code?: string }).code ?? 'INTERNAL';
