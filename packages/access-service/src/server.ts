@@ -11,7 +11,7 @@ import { registerAttributeRoutes } from './http/routes/attributes.js';
 import { registerGroupRoutes } from './http/routes/groups.js';
 import { registerHierarchyRoutes } from './http/routes/hierarchies.js';
 import { registerMetaRoutes } from './http/routes/meta.js';
-import { registerSelfRoutes } from './http/routes/self.js';
+import { registerSelfRoutes, sightingOf } from './http/routes/self.js';
 import { registerUserRoutes } from './http/routes/users.js';
 import { applySeed, readSeedFile, type SeedReport } from './seed.js';
 
@@ -58,6 +58,8 @@ export async function createAccessServer(config: AccessServerConfig): Promise<Ac
         ...(config.jwksUrl === undefined ? {} : { jwksUrl: config.jwksUrl }),
         ...(config.openIdProviderUrl === undefined ? {} : { openIdProviderUrl: config.openIdProviderUrl }),
         ...(config.audience === undefined ? {} : { audience: config.audience }),
+        ...(config.clientIds === undefined ? {} : { clientIds: config.clientIds }),
+        tokenUses: config.acceptAccessTokens === true ? ['id', 'access'] : ['id'],
         ...(config.userClaims === undefined ? {} : { userClaims: config.userClaims }),
         groupsClaim: config.groupsClaim ?? 'cognito:groups',
         ...(config.fetch === undefined ? {} : { fetch: config.fetch }),
@@ -68,6 +70,7 @@ export async function createAccessServer(config: AccessServerConfig): Promise<Ac
     throw error;
   }
   const adminGroup = config.adminGroup ?? DEFAULT_ADMIN_GROUP;
+  const linkByEmail = config.linkByEmail === true;
 
   const app = Fastify({
     logger: loggerOptions(config.logger),
@@ -95,7 +98,21 @@ export async function createAccessServer(config: AccessServerConfig): Promise<Ac
     const auth = request.routeOptions.config.auth ?? 'public';
     if (auth === 'public') return;
     const token = await verifier.authenticate(request.headers.authorization);
-    request.caller = { user: token.user, groups: token.groups, isAdmin: token.groups.includes(adminGroup), token };
+    const resolution = directory.resolveSubject(sightingOf(token), { linkByEmail, create: false });
+    if (resolution.user === undefined && resolution.conflict !== undefined) {
+      request.log.warn({ issuer: token.issuer, subject: token.subject, conflict: resolution.conflict }, 'identity refused: its e-mail address belongs to another identity');
+    } else if (resolution.user !== undefined && resolution.linkedBy === 'email') {
+      request.log.info({ issuer: token.issuer, subject: token.subject, entry: resolution.user.id }, 'identity linked to a directory entry by verified e-mail');
+    }
+    request.caller = {
+      user: resolution.user?.id ?? token.user,
+      issuer: token.issuer,
+      subject: token.subject,
+      groups: token.groups,
+      isAdmin: token.groups.includes(adminGroup),
+      token,
+      resolution,
+    };
     if (auth === 'admin' && !request.caller.isAdmin) throw new AuthError('FORBIDDEN', `this needs the ${adminGroup} group`);
   });
 
@@ -112,6 +129,8 @@ export async function createAccessServer(config: AccessServerConfig): Promise<Ac
         reqId: request.id,
         event,
         actor: request.caller?.user ?? null,
+        actorIss: request.caller?.issuer ?? null,
+        actorSub: request.caller?.subject ?? null,
         admin: request.caller?.isAdmin ?? false,
         target: detail.target ?? params.id ?? params.user ?? params.name ?? null,
         outcome,
@@ -139,7 +158,7 @@ export async function createAccessServer(config: AccessServerConfig): Promise<Ac
     },
   });
   registerMetaRoutes(app, directory);
-  registerSelfRoutes(app, directory);
+  registerSelfRoutes(app, directory, { linkByEmail });
   registerHierarchyRoutes(app, directory);
   registerUserRoutes(app, directory);
   registerGroupRoutes(app, directory);

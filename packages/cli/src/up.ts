@@ -100,6 +100,10 @@ export async function up(options: UpOptions): Promise<RunningNode> {
       seed: path.join(REPO_ROOT, 'packages/access-service/seed/demo.yaml'),
       openIdProviderUrl: issuer,
       jwksUrl,
+      // The demo pool's client only; the seeded entries are claimed by the IdP users whose verified
+      // e-mail address they carry (first identity to claim an address owns it).
+      clientIds: [DEMO_CLIENT],
+      linkByEmail: true,
       logger: log,
     });
     closers.push(() => access.close());
