@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import swagger from '@fastify/swagger';
-import { AuthError, createTokenVerifier, type TokenVerifier } from '@ianode/auth';
+import { AuthError, createTokenVerifier, requestLogFields, type TokenVerifier } from '@ianode/auth';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { DEFAULT_ADMIN_GROUP, type AccessServerConfig } from './config.js';
 import { Directory } from './directory/directory.js';
@@ -197,6 +197,8 @@ function outcomeOf(status: number): string {
 function loggerOptions(logger: FastifyServerOptions['logger']): FastifyServerOptions['logger'] {
   if (logger === false) return false;
   const redact = { paths: ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization'], censor: '[redacted]' };
-  if (logger === undefined || logger === true) return { level: 'info', redact };
-  return { redact, ...logger };
+  // Request URLs are logged with credential query parameters and JWT-shaped text redacted.
+  if (logger === undefined || logger === true) return { level: 'info', redact, serializers: { req: requestLogFields } };
+  const given = logger as { serializers?: Record<string, unknown> };
+  return { redact, ...logger, serializers: { ...given.serializers, req: requestLogFields } } as FastifyServerOptions['logger'];
 }

@@ -209,6 +209,11 @@ describe('authentication failures', () => {
     }
     expect(svc.logs.join('\n')).not.toContain(forged);
     expect(svc.logs.join('\n')).not.toContain(adminToken.split('.')[2]);
+    // A token (or a code) in the query string is redacted from the logged URL.
+    await svc.call('GET', `/whoami?access_token=${adminToken}&code=c0de-secret`);
+    await vi.waitFor(() => expect(svc.logs.some((line) => line.includes('/whoami?access_token=[redacted]'))).toBe(true));
+    expect(svc.logs.join('\n')).not.toContain(adminToken.split('.')[2]);
+    expect(svc.logs.join('\n')).not.toContain('c0de-secret');
   });
 
   it('an expired token → 401', async () => {

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import multipart from '@fastify/multipart';
-import { redactAuthorization } from '@ianode/auth';
+import { redactAuthorization, requestLogFields } from '@ianode/auth';
 import { openStore, type QuadStore } from '@ianode/store';
 import { decodeUtf8Body, parseForm } from './body.js';
 import { resolveConfig, type GraphServerConfig, type GraphServerConfigInput } from './config.js';
@@ -186,8 +186,10 @@ export async function createGraphServer(input: GraphServerConfigInput | GraphSer
 
 function loggerOptions(logger: FastifyServerOptions['logger'] | undefined): FastifyServerOptions['logger'] {
   if (logger === false) return false;
-  const base = typeof logger === 'object' && logger !== null ? logger : { level: 'info' };
-  return { ...base, redact: { paths: LOG_REDACT, censor: '[redacted]' } } as FastifyServerOptions['logger'];
+  const base = (typeof logger === 'object' && logger !== null ? logger : { level: 'info' }) as { serializers?: Record<string, unknown> };
+  // URLs are logged with credentials in the query string (access_token, code, …) and JWT-shaped
+  // text anywhere replaced: a token sent where it does not belong must not land in the log.
+  return { ...base, serializers: { ...base.serializers, req: requestLogFields }, redact: { paths: LOG_REDACT, censor: '[redacted]' } } as FastifyServerOptions['logger'];
 }
 
 /** Secure mode start-up check (SPEC §1): the access service must answer; retried up to `waitMs`. */

@@ -200,6 +200,25 @@ describe('identity and token kind (issue 13)', () => {
   });
 });
 
+describe('logs (issue 13)', () => {
+  it('a token in the query string never appears in the log; neither do code, refresh_token or password', async () => {
+    const lines: string[] = [];
+    const s = await createGraphServer(
+      { security: { jwksUrl: `${jwks.url}/jwks.json`, openIdProviderUrl: ISSUER, userAttributesUrl: access.url, clientIds: [CLIENT] } },
+      { logger: { level: 'info', stream: { write: (line: string) => void lines.push(line) } } as never },
+    );
+    const url = await s.listen({ port: 0 });
+    const token = await sign(key, { email: 'admin@test' });
+    const response = await fetch(`${url}/ds/query?query=${encodeURIComponent(QUERY)}&access_token=${token}&code=c0de-secret&refresh_token=r3fresh&password=pa55word`);
+    expect(response.status).toBe(401);
+    await fetch(`${url}/ds/query?query=${encodeURIComponent(QUERY)}&whatever=${token}`, { headers: { authorization: `Bearer ${token}` } });
+    await s.close();
+    const log = lines.join('\n');
+    expect(log).toContain('/ds/query');
+    for (const secret of [token, token.split('.')[2]!, 'c0de-secret', 'r3fresh', 'pa55word']) expect(log).not.toContain(secret);
+  });
+});
+
 describe('key rotation and JWKS outages with the default refetch floor', () => {
   async function clocked() {
     const keys = await jwksServer([key]);
