@@ -166,6 +166,8 @@ export function bannerExports(input: {
     IDP_ADMIN_PASSWORD: demoPassword ? DEMO_PASSWORD : '"${IDP_ADMIN_PASSWORD:?set it to the password you started ianode with}"',
     ADMIN_USER_EMAIL: 'admin@ianode.local',
     USER_EMAIL: 'user@ianode.local',
+    // The IdP checks the credential scope: the AWS CLI must sign for the IdP's region.
+    AWS_DEFAULT_REGION: 'us-east-1',
     AWS_ACCESS_KEY_ID: input.accessKeyId,
     AWS_SECRET_ACCESS_KEY: `"$(node -p 'require(process.argv[1]).secretAccessKey' ${shellQuote(input.adminKeyFile)})"`,
   };

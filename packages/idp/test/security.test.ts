@@ -127,6 +127,22 @@ describe('throttling of failed sign-ins', () => {
     expect((await signIn(idp, clientId, 'ghost', 'Wrong-password-1')).body.message).toBe('Password attempts exceeded');
   });
 
+  it('counts failures per account, whatever the spelling of the name or alias (case-insensitive aliases)', async () => {
+    const aliased = await idp.ok<{ UserPool: { Id: string } }>('CreateUserPool', { PoolName: 'alias-pool', AliasAttributes: ['email'] });
+    const { UserPoolClient } = await idp.ok<{ UserPoolClient: { ClientId: string } }>('CreateUserPoolClient', {
+      UserPoolId: aliased.UserPool.Id,
+      ClientName: 'alias-client',
+      ExplicitAuthFlows: ['ALLOW_USER_PASSWORD_AUTH'],
+    });
+    await createUser(idp, aliased.UserPool.Id, 'uma', { attributes: { email: 'Uma@Example.org', email_verified: 'true' } });
+    expect((await signIn(idp, UserPoolClient.ClientId, 'UMA@example.ORG')).status).toBe(200);
+    for (const spelling of ['uma@example.org', 'UMA@EXAMPLE.ORG', 'Uma@example.org', 'uMa@Example.Org', 'uma']) {
+      expect((await signIn(idp, UserPoolClient.ClientId, spelling, 'Wrong-password-1')).body.message).toBe(BAD_CREDENTIALS);
+    }
+    expect((await signIn(idp, UserPoolClient.ClientId, 'uma')).body.message).toBe('Password attempts exceeded');
+    expect((await signIn(idp, UserPoolClient.ClientId, 'uma@EXAMPLE.org')).body.message).toBe('Password attempts exceeded');
+  });
+
   it('lock-outs double with further failures and an admin password reset lifts them', async () => {
     await createUser(idp, poolId, 'tess');
     for (let i = 0; i < 8; i++) {

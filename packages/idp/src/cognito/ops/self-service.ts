@@ -11,7 +11,7 @@ import { toAttributeList } from '../../model/attributes.js';
 import { requireClient } from '../../model/clients.js';
 import { findSessionByRefreshToken, revokeSession, revokeUserSessions } from '../../model/sessions.js';
 import { clearFailures, isLockedOut, recordFailure } from '../../model/throttle.js';
-import { findUserBySub, saveUser, usernameKey } from '../../model/users.js';
+import { findUserBySub, saveUser, throttleKey } from '../../model/users.js';
 import { API_SCOPE } from '../../tokens/issue.js';
 import { verifyAccessToken, type VerifiedAccessToken } from '../../tokens/verify.js';
 import { operation } from '../operation.js';
@@ -44,7 +44,7 @@ export const selfServiceOperations = [
     ]),
     async (ctx, body) => {
       const { user, pool } = await apiCaller(ctx, body.AccessToken);
-      const key = usernameKey(pool, user.username);
+      const key = throttleKey(user, user.username);
       if (isLockedOut(ctx.db, pool.id, key, ctx.now())) throw notAuthorized('Password attempts exceeded');
       if (!user.passwordHash || !(await verifyPassword(body.PreviousPassword, user.passwordHash))) {
         recordFailure(ctx.db, ctx.throttle, pool.id, key, ctx.now());

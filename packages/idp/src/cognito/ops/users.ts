@@ -18,7 +18,7 @@ import {
   insertUser,
   requireUser,
   saveUser,
-  usernameKey,
+  throttleKey,
   type User,
 } from '../../model/users.js';
 import { operation } from '../operation.js';
@@ -105,7 +105,7 @@ export async function adminSetUserPassword(
       passwordSetAt: now,
       updatedAt: now,
     });
-    clearFailures(ctx.db, pool.id, usernameKey(pool, user.username));
+    clearFailures(ctx.db, pool.id, throttleKey(user, user.username));
   });
 }
 
