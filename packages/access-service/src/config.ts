@@ -27,6 +27,8 @@ export interface AccessServerConfig {
    * first subject to claim an address owns it. Default false (an administrator links entries).
    */
   linkByEmail?: boolean;
+  /** `REVOCATION_URL`: the IdP's revocation list; tokens it lists are refused (polled every 10 s). */
+  revocationUrl?: string;
   /** `GROUPS_KEY`: the claim holding the groups (default `cognito:groups`). */
   groupsClaim?: string;
   /** Claims naming the user, first present wins (default email, cognito:username, username, preferred_username, sub). */

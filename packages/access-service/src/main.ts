@@ -12,7 +12,7 @@ import { DEFAULT_ADMIN_GROUP, DEFAULT_PORT } from './config.js';
 import { createAccessServer } from './server.js';
 
 const USAGE = `usage: ianode-access [--port 8091] [--host 127.0.0.1] [--data ./data/access] [--seed seed.yaml]
-environment: OPENID_PROVIDER_URL and/or JWKS_URL (required), TOKEN_CLIENT_IDS (required), ACCEPT_ACCESS_TOKENS, LINK_BY_EMAIL,
+environment: OPENID_PROVIDER_URL and/or JWKS_URL (required), TOKEN_CLIENT_IDS (required), ACCEPT_ACCESS_TOKENS, LINK_BY_EMAIL, REVOCATION_URL,
              GROUPS_KEY, ADMIN_GROUP, USER_CLAIMS, LOG_LEVEL`;
 
 async function main(): Promise<void> {
@@ -49,6 +49,7 @@ async function main(): Promise<void> {
     clientIds,
     acceptAccessTokens: env('ACCEPT_ACCESS_TOKENS') === 'true',
     linkByEmail: env('LINK_BY_EMAIL') === 'true',
+    ...(env('REVOCATION_URL') === undefined ? {} : { revocationUrl: env('REVOCATION_URL')! }),
     dataDir: values.data,
     ...(values.seed === undefined ? {} : { seed: values.seed }),
     ...(jwksUrl === undefined ? {} : { jwksUrl }),

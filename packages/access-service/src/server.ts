@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import swagger from '@fastify/swagger';
-import { AuthError, createTokenVerifier, requestLogFields, type TokenVerifier } from '@ianode/auth';
+import { AuthError, createRevocationList, createTokenVerifier, requestLogFields, type TokenVerifier } from '@ianode/auth';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { DEFAULT_ADMIN_GROUP, type AccessServerConfig } from './config.js';
 import { Directory } from './directory/directory.js';
@@ -52,9 +52,18 @@ export async function createAccessServer(config: AccessServerConfig): Promise<Ac
       const source = typeof config.seed === 'string' ? config.seed : 'seed';
       seeded = applySeed(directory, typeof config.seed === 'string' ? readSeedFile(config.seed) : config.seed, source);
     }
+    const revocations =
+      config.revocationUrl === undefined
+        ? undefined
+        : createRevocationList({
+            url: config.revocationUrl,
+            ...(config.fetch === undefined ? {} : { fetch: config.fetch }),
+            ...(clock === undefined ? {} : { now: clock }),
+          });
     verifier =
       config.verifier ??
       createTokenVerifier({
+        ...(revocations === undefined ? {} : { isRevoked: (claims) => revocations.isRevoked(claims) }),
         ...(config.jwksUrl === undefined ? {} : { jwksUrl: config.jwksUrl }),
         ...(config.openIdProviderUrl === undefined ? {} : { openIdProviderUrl: config.openIdProviderUrl }),
         ...(config.audience === undefined ? {} : { audience: config.audience }),

@@ -16,7 +16,9 @@ export type AuthErrorCode =
   /** The signing keys could not be fetched or were not a JSON Web Key Set (503; never a pass). */
   | 'JWKS_UNAVAILABLE'
   /** The access service could not be reached or answered nonsense (503; never unfiltered). */
-  | 'ATTRIBUTES_UNAVAILABLE';
+  | 'ATTRIBUTES_UNAVAILABLE'
+  /** The IdP's revocation list could not be fetched for too long (503; never unchecked). */
+  | 'REVOCATION_UNAVAILABLE';
 
 /** Why a token was refused (`INVALID_TOKEN`); for logs and tests, and a hint for clients. */
 export type InvalidTokenReason =
@@ -60,6 +62,7 @@ const STATUS: Record<AuthErrorCode, number> = {
   FORBIDDEN: 403,
   JWKS_UNAVAILABLE: 503,
   ATTRIBUTES_UNAVAILABLE: 503,
+  REVOCATION_UNAVAILABLE: 503,
 };
 
 /** The HTTP status of an auth error code: the one table every server uses. */
@@ -85,6 +88,7 @@ export function authChallenge(error: AuthError, realm: string = DEFAULT_REALM): 
       return `${base}, error="insufficient_scope", error_description="${quote(error.message)}"`;
     case 'JWKS_UNAVAILABLE':
     case 'ATTRIBUTES_UNAVAILABLE':
+    case 'REVOCATION_UNAVAILABLE':
       return undefined;
   }
 }

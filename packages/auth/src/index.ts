@@ -24,3 +24,4 @@ export {
   type VerifiedToken,
 } from './verifier.js';
 export { createAttributeClient, type AttributeClient, type AttributeClientOptions, type Resolved, type Subject } from './attribute-client.js';
+export { createRevocationList, type RevocationList, type RevocationListOptions } from './revocation.js';

@@ -38,7 +38,7 @@ export interface TokenVerifierOptions extends ClaimMapping {
    * Revocation check run after the signature and claims verify: resolves `true` when the token has
    * been revoked (signed out, user disabled or deleted). It may throw `AuthError` (for example
    * `JWKS_UNAVAILABLE`-like 503s when the revocation source is stale); anything else it throws is
-   * treated as unavailable, never as a pass.
+   * treated as `REVOCATION_UNAVAILABLE` (503), never as a pass.
    */
   isRevoked?: (claims: JWTPayload) => boolean | Promise<boolean>;
   /** Allowed `alg` values; a subset of the public-key algorithms. */
@@ -192,7 +192,7 @@ export function createTokenVerifier(options: TokenVerifierOptions): TokenVerifie
         revoked = await options.isRevoked(claims);
       } catch (error) {
         if (error instanceof AuthError) throw error;
-        throw new AuthError('JWKS_UNAVAILABLE', 'token revocation state unavailable: try again later', { cause: error });
+        throw new AuthError('REVOCATION_UNAVAILABLE', 'token revocation list unavailable: try again later', { cause: error });
       }
       if (revoked) throw invalidToken('revoked');
     }

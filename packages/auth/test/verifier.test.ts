@@ -212,7 +212,7 @@ describe('createTokenVerifier: refusals', () => {
     expect((await refusal(revoked.verify(await sign(key1, claims(), { nowMs: T0 })))).reason).toBe('revoked');
     expect((await revoked.verify(await sign(key1, { ...claims(), sub: 'sub-2' }, { nowMs: T0 }))).subject).toBe('sub-2');
     const broken = verifier({ isRevoked: () => Promise.reject(new Error('revocation list unreachable')) });
-    expect((await refusal(broken.verify(await sign(key1, claims(), { nowMs: T0 })))).code).toBe('JWKS_UNAVAILABLE');
+    expect((await refusal(broken.verify(await sign(key1, claims(), { nowMs: T0 })))).code).toBe('REVOCATION_UNAVAILABLE');
   });
 
   it('refuses a token whose signature does not verify', async () => {

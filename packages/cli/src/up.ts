@@ -95,6 +95,7 @@ export async function up(options: UpOptions): Promise<RunningNode> {
     await idp.listen({ port: options.idpPort, host: options.host });
     const issuer = `${publicIdp}/${DEMO_POOL}`;
     const jwksUrl = `${local(options.idpPort)}/${DEMO_POOL}/.well-known/jwks.json`;
+    const revocationUrl = `${local(options.idpPort)}/${DEMO_POOL}/revocations`;
 
     const access = await createAccessServer({
       dataDir: path.join(options.dataDir, 'access'),
@@ -105,6 +106,7 @@ export async function up(options: UpOptions): Promise<RunningNode> {
       // e-mail address they carry (first identity to claim an address owns it).
       clientIds: [DEMO_CLIENT],
       linkByEmail: true,
+      revocationUrl,
       logger: log,
     });
     closers.push(() => access.close());
@@ -114,6 +116,7 @@ export async function up(options: UpOptions): Promise<RunningNode> {
       ...process.env,
       DATA_DIR: options.dataDir,
       JWKS_URL: jwksUrl,
+      REVOCATION_URL: revocationUrl,
       OPENID_PROVIDER_URL: issuer,
       USER_ATTRIBUTES_URL: local(options.accessPort),
     };

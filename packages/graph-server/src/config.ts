@@ -55,10 +55,15 @@ export interface SecurityConfig {
   audience?: string | undefined;
   /** Accept Cognito access tokens (`token_use: access`) as well as ID tokens (default false). */
   acceptAccessTokens?: boolean | undefined;
-  /** How often the IdP's revocation list is polled, ms (default 15 000); 0 = no polling. */
-  revocationPollMs?: number | undefined;
-  /** The revocation list URL; default `<openIdProviderUrl>/revocations` when that is set. */
+  /**
+   * The IdP's revocation list (`REVOCATION_URL`; the bundled IdP serves `<issuer>/revocations`).
+   * When set, tokens of signed-out, revoked, disabled or deleted users are refused within
+   * `revocationPollMs`; unset, they stay valid until they expire (Cognito's own behaviour for ID
+   * tokens at a relying party).
+   */
   revocationUrl?: string | undefined;
+  /** Age at which the revocation list is fetched again before a token is judged (default 10 000 ms). */
+  revocationPollMs?: number | undefined;
   /** Attribute cache time (default 30 s). */
   attributeCacheMs: number;
 }

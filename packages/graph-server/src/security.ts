@@ -6,7 +6,7 @@
  */
 import { AttributeSet, Hierarchy, LabelEvaluator } from '@ianode/abac';
 import {
-  AuthError, bearerToken, createAttributeClient, createTokenVerifier, type AttributeClient, type TokenVerifier,
+  AuthError, bearerToken, createAttributeClient, createRevocationList, createTokenVerifier, type AttributeClient, type RevocationList, type TokenVerifier,
 } from '@ianode/auth';
 import type { LabelPredicate } from '@ianode/rdf';
 import type { Operation, SecurityConfig } from './config.js';
@@ -39,6 +39,8 @@ export interface Security {
   checkAccessService(): Promise<void>;
   verifier: TokenVerifier | undefined;
   attributes: AttributeClient | undefined;
+  /** The IdP's revocation list, when `revocationUrl` is configured. */
+  revocations: RevocationList | undefined;
 }
 
 export interface SecurityOptions {
@@ -63,7 +65,7 @@ export function createSecurity(options: SecurityOptions): Security {
   };
   if (!secure) {
     const everyone: Caller = { id: 'anonymous', user: 'anonymous', attributes: [], may: () => true, visible: undefined };
-    return { secure, verifier: undefined, attributes: undefined, require, authenticate: async () => everyone, checkAccessService: async () => {} };
+    return { secure, verifier: undefined, attributes: undefined, revocations: undefined, require, authenticate: async () => everyone, checkAccessService: async () => {} };
   }
   if (security.userAttributesUrl === undefined || security.userAttributesUrl === '') {
     throw new TypeError('secure mode (JWKS_URL set) needs USER_ATTRIBUTES_URL: the access service that resolves callers to attributes');
@@ -75,7 +77,19 @@ export function createSecurity(options: SecurityOptions): Security {
     );
   }
   const fetchFn = options.fetch;
+  // Sign-out, RevokeToken, disable and delete at the IdP take effect within revocationPollMs.
+  const revocations =
+    security.revocationUrl === undefined || security.revocationUrl === ''
+      ? undefined
+      : createRevocationList({
+          url: security.revocationUrl,
+          pollMs: security.revocationPollMs ?? 10_000,
+          maxStaleMs: 3 * (security.revocationPollMs ?? 10_000),
+          ...(fetchFn ? { fetch: fetchFn } : {}),
+          ...(options.now ? { now: options.now } : {}),
+        });
   const verifier = createTokenVerifier({
+    ...(revocations === undefined ? {} : { isRevoked: (claims) => revocations.isRevoked(claims) }),
     jwksUrl: security.jwksUrl!,
     ...(security.openIdProviderUrl ? { issuer: security.openIdProviderUrl.replace(/\/+$/, '') } : {}),
     ...(security.userClaims ? { userClaims: security.userClaims } : {}),
@@ -128,7 +142,7 @@ export function createSecurity(options: SecurityOptions): Security {
     if (response.status >= 500) throw new GraphServerError('INTERNAL', `access service at ${new URL(url).origin} answered HTTP ${response.status}`);
   }
 
-  return { secure, verifier, attributes, require, authenticate, checkAccessService };
+  return { secure, verifier, attributes, revocations, require, authenticate, checkAccessService };
 }
 
 /** A fixed-window per-user request counter (SPEC: per-user rate limit, 429). */

@@ -79,6 +79,9 @@ export async function createGraphServer(input: GraphServerConfigInput | GraphSer
     requestIdHeader: false,
     bodyLimit: config.limits.requestBytes,
   });
+  if (security.secure && security.revocations === undefined) {
+    app.log.warn('no revocationUrl (REVOCATION_URL): tokens of signed-out, disabled or deleted users are accepted until they expire');
+  }
   if (!security.secure) {
     app.log.warn('OPEN MODE: JWKS_URL is unset or "disabled" — no authentication, no ABAC, every triple is visible to every caller. For local experiments only.');
   }

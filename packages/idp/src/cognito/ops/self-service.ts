@@ -9,6 +9,7 @@ import { checkPasswordPolicy } from '../../crypto/password-policy.js';
 import { IdpError, notAuthorized } from '../../errors.js';
 import { toAttributeList } from '../../model/attributes.js';
 import { requireClient } from '../../model/clients.js';
+import { revokeSubject } from '../../model/revocations.js';
 import { findSessionByRefreshToken, revokeSession, revokeUserSessions } from '../../model/sessions.js';
 import { clearFailures, isLockedOut, recordFailure } from '../../model/throttle.js';
 import { findUserBySub, saveUser, throttleKey } from '../../model/users.js';
@@ -62,8 +63,11 @@ export const selfServiceOperations = [
   ),
 
   operation<{ AccessToken: string }>('GlobalSignOut', false, obj({ AccessToken: Token }, ['AccessToken']), async (ctx, body) => {
-    const { user } = await apiCaller(ctx, body.AccessToken);
-    revokeUserSessions(ctx.db, user.sub, ctx.now());
+    const { user, pool } = await apiCaller(ctx, body.AccessToken);
+    ctx.db.tx(() => {
+      revokeUserSessions(ctx.db, user.sub, ctx.now());
+      revokeSubject(ctx.db, pool.id, user.sub, ctx.now(), 'global-sign-out');
+    });
     return {};
   }),
 
