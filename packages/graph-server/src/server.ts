@@ -142,7 +142,7 @@ export async function createGraphServer(input: GraphServerConfigInput | GraphSer
   app.setErrorHandler(async (error, request, reply) => {
     const { status, body, headers } = errorReply(error);
     const cause = error instanceof Error && error.cause instanceof Error ? redactAuthorization(error.cause.message) : undefined;
-    const logFields = { code: body.code, status, reason: (error as { reason?: string }).reason, cause, user: request.caller?.user };
+    const logFields = { code: body.code, status, reason: (error as { reason?: string }).reason, cause, user: request.caller?.user, identity: request.caller?.id };
     if (status >= 500 && body.code === 'INTERNAL') request.log.error({ ...logFields, err: error }, 'request failed');
     else request.log.info(logFields, body.message);
     const retryAfter = (error as { retryAfter?: number }).retryAfter;

@@ -168,6 +168,9 @@ export class Directory {
    * is a `conflict`: nothing is linked or created, and the caller gets no entry.
    */
   resolveSubject(seen: Sighting, options: { linkByEmail: boolean; create: boolean }): Resolution {
+    // The common case (a linked identity) reads only; linking and recording take the write lock.
+    const known = this.findBySubject(seen.issuer, seen.subject);
+    if (known !== undefined) return { user: known, created: false };
     return this.write((): Resolution => {
       const linked = this.findBySubject(seen.issuer, seen.subject);
       if (linked !== undefined) return { user: linked, created: false };
