@@ -176,7 +176,13 @@ describe('passwords are never stored or logged in clear', () => {
     const r = (await signIn(idp, clientId, 'pat', SECRET_PASSWORD)).body.AuthenticationResult!;
     await idp.call('GetUser', { AccessToken: r.AccessToken });
     await fetch(`${idp.base}/oauth2/userInfo`, { headers: { authorization: `Bearer ${r.AccessToken}` } });
+    // Credentials in a query string (where they do not belong) are not logged either.
+    await fetch(`${idp.base}/oauth2/userInfo?access_token=${r.AccessToken}`);
+    await fetch(`${idp.base}/logout?id_token_hint=${r.IdToken}&refresh_token=${r.RefreshToken}&code=c0de-in-url`);
     const logs = idp.logs.join('');
+    expect(logs).toContain('/oauth2/userInfo');
+    expect(logs).not.toContain(r.IdToken.split('.')[2]);
+    expect(logs).not.toContain('c0de-in-url');
     expect(logs.length).toBeGreaterThan(1000);
     expect(logs).not.toContain(SECRET_PASSWORD);
     expect(logs).not.toContain('Another-Distinct-Pass-9');
