@@ -1,5 +1,10 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Directory, dataAttributes, type Sighting, type UserRecord } from '../src/index.js';
+import { MIGRATIONS } from '../src/directory/migrations.js';
+import { DATABASE_FILE, Directory, dataAttributes, type Sighting, type UserRecord } from '../src/index.js';
 
 let directory: Directory;
 let clock: number;
@@ -131,5 +136,33 @@ describe('Directory', () => {
   it('uses WAL and a schema version', () => {
     expect(directory.db.pragma('user_version', { simple: true })).toBe(2);
     expect(directory.db.pragma('foreign_keys', { simple: true })).toBe(1);
+  });
+});
+
+describe('migration of a directory made before identities were linked', () => {
+  it('keeps its entries, unlinked, and lets a verified address claim them', () => {
+    const data = mkdtempSync(join(tmpdir(), 'ianode-access-v1-'));
+    try {
+      // A version-1 database as an older access service left it: the id was the e-mail claim.
+      const old = new Database(join(data, DATABASE_FILE));
+      old.exec(MIGRATIONS[0]!);
+      old.pragma('user_version = 1');
+      old.prepare("INSERT INTO users (id, email, active, created_at, updated_at) VALUES ('admin@old.example', NULL, 1, 'x', 'x')").run();
+      old.close();
+      const migrated = Directory.open(data);
+      try {
+        expect(migrated.db.pragma('user_version', { simple: true })).toBe(2);
+        expect(migrated.unlinkedCount()).toBe(1);
+        expect(migrated.getUser('admin@old.example')).toMatchObject({ active: true, subject: null });
+        const seen = { issuer: 'http://idp', subject: 's-admin', groups: [], email: 'Admin@Old.Example' };
+        expect(migrated.resolveSubject({ ...seen, emailVerified: false }, { linkByEmail: true, create: false }).user).toBeUndefined();
+        expect(migrated.resolveSubject({ ...seen, emailVerified: true }, { linkByEmail: true, create: false }).user?.id).toBe('admin@old.example');
+        expect(migrated.unlinkedCount()).toBe(0);
+      } finally {
+        migrated.close();
+      }
+    } finally {
+      rmSync(data, { recursive: true, force: true });
+    }
   });
 });
