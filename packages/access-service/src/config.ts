@@ -12,8 +12,23 @@ export interface AccessServerConfig {
   jwksUrl?: string;
   /** `OPENID_PROVIDER_URL`: the issuer tokens must carry (and, without `jwksUrl`, discovery). */
   openIdProviderUrl?: string;
-  /** An `aud` tokens must carry (unchecked when absent). */
+  /**
+   * App client ids whose tokens are accepted (`TOKEN_CLIENT_IDS`): an ID token's `aud`, an access
+   * token's `client_id`. `main.ts` refuses to start without them; unchecked when absent here.
+   */
+  clientIds?: string[];
+  /** Older name of `clientIds` (`TOKEN_AUDIENCE`); merged. */
   audience?: string | string[];
+  /** Accept Cognito access tokens too (`ACCEPT_ACCESS_TOKENS=true`; default false: ID tokens only). */
+  acceptAccessTokens?: boolean;
+  /**
+   * `LINK_BY_EMAIL=true`: a token identity not yet linked may claim the one unlinked directory entry
+   * whose e-mail address (or id) is its `email`, when the token says `email_verified: true`. The
+   * first subject to claim an address owns it. Default false (an administrator links entries).
+   */
+  linkByEmail?: boolean;
+  /** `REVOCATION_URL`: the IdP's revocation list; tokens it lists are refused (polled every 10 s). */
+  revocationUrl?: string;
   /** `GROUPS_KEY`: the claim holding the groups (default `cognito:groups`). */
   groupsClaim?: string;
   /** Claims naming the user, first present wins (default email, cognito:username, username, preferred_username, sub). */

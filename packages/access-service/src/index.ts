@@ -12,7 +12,9 @@ export type {
   NewAttributeDefinition,
   NewGroup,
   NewUser,
+  Resolution,
   Sighting,
+  SubjectLink,
   UserPatch,
   UserRecord,
 } from './directory/types.js';

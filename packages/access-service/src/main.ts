@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 /**
  * Entry point: `node dist/main.js --port 8091 --data ./data/access --seed seed/demo.yaml`.
- * Environment: OPENID_PROVIDER_URL and/or JWKS_URL (one is required), GROUPS_KEY (default
- * cognito:groups), ADMIN_GROUP (default ianode_admin), USER_CLAIMS (comma-separated), TOKEN_AUDIENCE,
- * LOG_LEVEL, HOST.
+ * Environment: OPENID_PROVIDER_URL and/or JWKS_URL (one is required), TOKEN_CLIENT_IDS (required:
+ * the app client ids whose ID tokens are accepted; TOKEN_AUDIENCE is the older name),
+ * ACCEPT_ACCESS_TOKENS (true/false), LINK_BY_EMAIL (true/false), GROUPS_KEY (default cognito:groups),
+ * ADMIN_GROUP (default ianode_admin), USER_CLAIMS (comma-separated display-name claims), LOG_LEVEL, HOST.
  */
 import { parseArgs } from 'node:util';
 import { redactAuthorization } from '@ianode/auth';
@@ -11,7 +12,8 @@ import { DEFAULT_ADMIN_GROUP, DEFAULT_PORT } from './config.js';
 import { createAccessServer } from './server.js';
 
 const USAGE = `usage: ianode-access [--port 8091] [--host 127.0.0.1] [--data ./data/access] [--seed seed.yaml]
-environment: OPENID_PROVIDER_URL and/or JWKS_URL (required), GROUPS_KEY, ADMIN_GROUP, USER_CLAIMS, TOKEN_AUDIENCE, LOG_LEVEL`;
+environment: OPENID_PROVIDER_URL and/or JWKS_URL (required), TOKEN_CLIENT_IDS (required), ACCEPT_ACCESS_TOKENS, LINK_BY_EMAIL, REVOCATION_URL,
+             GROUPS_KEY, ADMIN_GROUP, USER_CLAIMS, LOG_LEVEL`;
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -36,7 +38,18 @@ async function main(): Promise<void> {
   if (jwksUrl === undefined && openIdProviderUrl === undefined) {
     fail('set OPENID_PROVIDER_URL (the issuer, e.g. http://localhost:9229/local_abcd1234) or JWKS_URL: the access service always verifies tokens');
   }
+  const clientIds = [env('TOKEN_CLIENT_IDS'), env('TOKEN_AUDIENCE')]
+    .flatMap((list) => (list === undefined ? [] : list.split(',')))
+    .map((c) => c.trim())
+    .filter(Boolean);
+  if (clientIds.length === 0) {
+    fail('set TOKEN_CLIENT_IDS to the app client ids whose ID tokens are accepted (comma-separated): tokens of any other client are refused');
+  }
   const server = await createAccessServer({
+    clientIds,
+    acceptAccessTokens: env('ACCEPT_ACCESS_TOKENS') === 'true',
+    linkByEmail: env('LINK_BY_EMAIL') === 'true',
+    ...(env('REVOCATION_URL') === undefined ? {} : { revocationUrl: env('REVOCATION_URL')! }),
     dataDir: values.data,
     ...(values.seed === undefined ? {} : { seed: values.seed }),
     ...(jwksUrl === undefined ? {} : { jwksUrl }),
@@ -44,13 +57,19 @@ async function main(): Promise<void> {
     groupsClaim: env('GROUPS_KEY') ?? 'cognito:groups',
     adminGroup: env('ADMIN_GROUP') ?? DEFAULT_ADMIN_GROUP,
     ...(env('USER_CLAIMS') === undefined ? {} : { userClaims: env('USER_CLAIMS')!.split(',').map((c) => c.trim()).filter(Boolean) }),
-    ...(env('TOKEN_AUDIENCE') === undefined ? {} : { audience: env('TOKEN_AUDIENCE')!.split(',').map((c) => c.trim()) }),
     logger: { level: env('LOG_LEVEL') ?? 'info' },
   }).catch((error: unknown) => fail(error instanceof Error ? error.message : String(error)));
 
   const log = server.app.log;
   const created = Object.entries(server.seeded.created).filter(([, names]) => names.length > 0);
   if (created.length > 0) log.info({ seed: values.seed, created: server.seeded.created }, 'seed applied');
+  const unlinked = server.directory.unlinkedCount();
+  if (unlinked > 0) {
+    log.info(
+      { unlinked, linkByEmail: env('LINK_BY_EMAIL') === 'true' },
+      'directory entries not yet linked to a token identity (iss, sub): linked on first sight by verified e-mail when LINK_BY_EMAIL=true, else by PUT /users/{id}/subject',
+    );
+  }
   const url = await server.listen({ port, host: values.host }).catch((error: unknown) => fail(`cannot listen on ${values.host}:${port}: ${String(error)}`));
   log.info({ url, data: values.data, issuer: server.verifier.issuer ?? null, jwksUrl: jwksUrl ?? null }, 'access service listening');
   server.verifier.warmUp().catch((error: unknown) => {

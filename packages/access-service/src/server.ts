@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import swagger from '@fastify/swagger';
-import { AuthError, createTokenVerifier, type TokenVerifier } from '@ianode/auth';
+import { AuthError, createRevocationList, createTokenVerifier, requestLogFields, type TokenVerifier } from '@ianode/auth';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { DEFAULT_ADMIN_GROUP, type AccessServerConfig } from './config.js';
 import { Directory } from './directory/directory.js';
@@ -11,7 +11,7 @@ import { registerAttributeRoutes } from './http/routes/attributes.js';
 import { registerGroupRoutes } from './http/routes/groups.js';
 import { registerHierarchyRoutes } from './http/routes/hierarchies.js';
 import { registerMetaRoutes } from './http/routes/meta.js';
-import { registerSelfRoutes } from './http/routes/self.js';
+import { registerSelfRoutes, sightingOf } from './http/routes/self.js';
 import { registerUserRoutes } from './http/routes/users.js';
 import { applySeed, readSeedFile, type SeedReport } from './seed.js';
 
@@ -52,12 +52,23 @@ export async function createAccessServer(config: AccessServerConfig): Promise<Ac
       const source = typeof config.seed === 'string' ? config.seed : 'seed';
       seeded = applySeed(directory, typeof config.seed === 'string' ? readSeedFile(config.seed) : config.seed, source);
     }
+    const revocations =
+      config.revocationUrl === undefined
+        ? undefined
+        : createRevocationList({
+            url: config.revocationUrl,
+            ...(config.fetch === undefined ? {} : { fetch: config.fetch }),
+            ...(clock === undefined ? {} : { now: clock }),
+          });
     verifier =
       config.verifier ??
       createTokenVerifier({
+        ...(revocations === undefined ? {} : { isRevoked: (claims) => revocations.isRevoked(claims) }),
         ...(config.jwksUrl === undefined ? {} : { jwksUrl: config.jwksUrl }),
         ...(config.openIdProviderUrl === undefined ? {} : { openIdProviderUrl: config.openIdProviderUrl }),
         ...(config.audience === undefined ? {} : { audience: config.audience }),
+        ...(config.clientIds === undefined ? {} : { clientIds: config.clientIds }),
+        tokenUses: config.acceptAccessTokens === true ? ['id', 'access'] : ['id'],
         ...(config.userClaims === undefined ? {} : { userClaims: config.userClaims }),
         groupsClaim: config.groupsClaim ?? 'cognito:groups',
         ...(config.fetch === undefined ? {} : { fetch: config.fetch }),
@@ -68,6 +79,7 @@ export async function createAccessServer(config: AccessServerConfig): Promise<Ac
     throw error;
   }
   const adminGroup = config.adminGroup ?? DEFAULT_ADMIN_GROUP;
+  const linkByEmail = config.linkByEmail === true;
 
   const app = Fastify({
     logger: loggerOptions(config.logger),
@@ -95,7 +107,21 @@ export async function createAccessServer(config: AccessServerConfig): Promise<Ac
     const auth = request.routeOptions.config.auth ?? 'public';
     if (auth === 'public') return;
     const token = await verifier.authenticate(request.headers.authorization);
-    request.caller = { user: token.user, groups: token.groups, isAdmin: token.groups.includes(adminGroup), token };
+    const resolution = directory.resolveSubject(sightingOf(token), { linkByEmail, create: false });
+    if (resolution.user === undefined && resolution.conflict !== undefined) {
+      request.log.warn({ issuer: token.issuer, subject: token.subject, conflict: resolution.conflict }, 'identity refused: its e-mail address belongs to another identity');
+    } else if (resolution.user !== undefined && resolution.linkedBy === 'email') {
+      request.log.info({ issuer: token.issuer, subject: token.subject, entry: resolution.user.id }, 'identity linked to a directory entry by verified e-mail');
+    }
+    request.caller = {
+      user: resolution.user?.id ?? token.user,
+      issuer: token.issuer,
+      subject: token.subject,
+      groups: token.groups,
+      isAdmin: token.groups.includes(adminGroup),
+      token,
+      resolution,
+    };
     if (auth === 'admin' && !request.caller.isAdmin) throw new AuthError('FORBIDDEN', `this needs the ${adminGroup} group`);
   });
 
@@ -112,6 +138,8 @@ export async function createAccessServer(config: AccessServerConfig): Promise<Ac
         reqId: request.id,
         event,
         actor: request.caller?.user ?? null,
+        actorIss: request.caller?.issuer ?? null,
+        actorSub: request.caller?.subject ?? null,
         admin: request.caller?.isAdmin ?? false,
         target: detail.target ?? params.id ?? params.user ?? params.name ?? null,
         outcome,
@@ -139,7 +167,7 @@ export async function createAccessServer(config: AccessServerConfig): Promise<Ac
     },
   });
   registerMetaRoutes(app, directory);
-  registerSelfRoutes(app, directory);
+  registerSelfRoutes(app, directory, { linkByEmail });
   registerHierarchyRoutes(app, directory);
   registerUserRoutes(app, directory);
   registerGroupRoutes(app, directory);
@@ -178,6 +206,8 @@ function outcomeOf(status: number): string {
 function loggerOptions(logger: FastifyServerOptions['logger']): FastifyServerOptions['logger'] {
   if (logger === false) return false;
   const redact = { paths: ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization'], censor: '[redacted]' };
-  if (logger === undefined || logger === true) return { level: 'info', redact };
-  return { redact, ...logger };
+  // Request URLs are logged with credential query parameters and JWT-shaped text redacted.
+  if (logger === undefined || logger === true) return { level: 'info', redact, serializers: { req: requestLogFields } };
+  const given = logger as { serializers?: Record<string, unknown> };
+  return { redact, ...logger, serializers: { ...given.serializers, req: requestLogFields } } as FastifyServerOptions['logger'];
 }

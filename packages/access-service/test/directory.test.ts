@@ -1,5 +1,10 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Directory, dataAttributes, type UserRecord } from '../src/index.js';
+import { MIGRATIONS } from '../src/directory/migrations.js';
+import { DATABASE_FILE, Directory, dataAttributes, type Sighting, type UserRecord } from '../src/index.js';
 
 let directory: Directory;
 let clock: number;
@@ -22,6 +27,7 @@ const user = (over: Partial<UserRecord> = {}): UserRecord => ({
   attributes: {},
   groups: [],
   tokenGroups: [],
+  subject: null,
   tokenGroupsSeenAt: null,
   lastSeenAt: null,
   createdAt: '',
@@ -51,18 +57,52 @@ describe('Directory', () => {
   });
 
   it('records a sighting once, fills missing profile fields, and writes again only when something changed', () => {
-    const first = directory.observe({ id: 'n@x', groups: ['g1'], email: 'n@x' });
+    const seen = (extra: Partial<Sighting> = {}): Sighting => ({ issuer: 'http://idp', subject: 's-n', emailVerified: true, groups: ['g1'], ...extra });
+    const first = directory.resolveSubject(seen({ email: 'n@x' }), { linkByEmail: true, create: true });
     expect(first.created).toBe(true);
-    expect(first.user).toMatchObject({ active: false, email: 'n@x', username: null, tokenGroups: ['g1'], attributes: {} });
-    const stamp = first.user.lastSeenAt;
+    expect(first.user).toMatchObject({ id: 'n@x', active: false, email: 'n@x', username: null, attributes: {}, subject: { issuer: 'http://idp', subject: 's-n', linkedBy: 'sighting' } });
+    const stamp = directory.observe('n@x', seen()).lastSeenAt;
     clock += 1000;
-    expect(directory.observe({ id: 'n@x', groups: ['g1'] }).user.lastSeenAt).toBe(stamp);
-    expect(directory.observe({ id: 'n@x', groups: ['g1'], username: 'n' }).user).toMatchObject({ username: 'n', email: 'n@x' });
-    expect(directory.observe({ id: 'n@x', groups: ['g2'] }).user.tokenGroups).toEqual(['g2']);
+    expect(directory.observe('n@x', seen()).lastSeenAt).toBe(stamp);
+    expect(directory.observe('n@x', seen({ username: 'n' }))).toMatchObject({ username: 'n', email: 'n@x' });
+    expect(directory.observe('n@x', seen({ groups: ['g2'] })).tokenGroups).toEqual(['g2']);
     clock += 120_000;
-    expect(directory.observe({ id: 'n@x', groups: ['g2'] }).user.lastSeenAt).toBe(new Date(clock).toISOString());
+    expect(directory.observe('n@x', seen({ groups: ['g2'] })).lastSeenAt).toBe(new Date(clock).toISOString());
     directory.updateUser('n@x', { name: 'Set By Admin' });
-    expect(directory.observe({ id: 'n@x', groups: ['g2'], name: 'From Token' }).user.name).toBe('Set By Admin');
+    expect(directory.observe('n@x', seen({ groups: ['g2'], name: 'From Token' })).name).toBe('Set By Admin');
+  });
+
+  it('keys users by (iss, sub): an address links one entry, once, and only when verified', () => {
+    directory.createUser({ id: 'boss', email: 'Boss@X', attributes: { dept: 'ops' } });
+    const as = (subject: string, emailVerified: boolean, issuer = 'http://idp') => ({ issuer, subject, emailVerified, groups: [], email: 'boss@x' });
+    const options = { linkByEmail: true, create: true };
+    // An unverified address claims nothing: its bearer gets an entry of its own, without the address.
+    const unverified = directory.resolveSubject(as('s-mallory', false), options);
+    expect(unverified.user).toMatchObject({ id: 's-mallory', email: null, attributes: {}, active: false });
+    // The first verified subject claims the entry, the link is kept; a second one is refused.
+    const owner = directory.resolveSubject(as('s-boss', true), options);
+    expect([owner.user?.id, owner.linkedBy]).toEqual(['boss', 'email']);
+    expect(directory.resolveSubject(as('s-boss', true), options).user?.id).toBe('boss');
+    const twin = directory.resolveSubject(as('s-twin', true), options);
+    expect(twin.user).toBeUndefined();
+    expect(twin.user === undefined && twin.conflict).toContain('another identity');
+    // The same subject at another issuer is another identity.
+    expect(directory.resolveSubject(as('s-boss', true, 'http://other-idp'), options).user).toBeUndefined();
+    // Without linkByEmail, addresses are never matched.
+    expect(directory.resolveSubject(as('s-new', true), { linkByEmail: false, create: false }).user).toBeUndefined();
+    expect(directory.findBySubject('http://idp', 's-boss')?.attributes).toEqual({ dept: ['ops'] });
+  });
+
+  it('links and unlinks through the admin methods, refusing a second link', () => {
+    directory.createUser({ id: 'u1' });
+    directory.createUser({ id: 'u2' });
+    expect(directory.linkSubject('u1', 'http://idp', 's1').subject).toMatchObject({ subject: 's1', linkedBy: 'admin' });
+    expect(() => directory.linkSubject('u2', 'http://idp', 's1')).toThrow(/linked to entry "u1"/);
+    expect(() => directory.linkSubject('u1', 'http://idp', 's2')).toThrow(/another identity/);
+    expect(directory.unlinkSubject('u1').subject).toBeNull();
+    expect(directory.linkSubject('u2', 'http://idp', 's1').subject?.subject).toBe('s1');
+    directory.deleteUser('u2');
+    expect(directory.findBySubject('http://idp', 's1')).toBeUndefined();
   });
 
   it('allows any value of an attribute without values or hierarchy', () => {
@@ -94,7 +134,35 @@ describe('Directory', () => {
   });
 
   it('uses WAL and a schema version', () => {
-    expect(directory.db.pragma('user_version', { simple: true })).toBe(1);
+    expect(directory.db.pragma('user_version', { simple: true })).toBe(2);
     expect(directory.db.pragma('foreign_keys', { simple: true })).toBe(1);
+  });
+});
+
+describe('migration of a directory made before identities were linked', () => {
+  it('keeps its entries, unlinked, and lets a verified address claim them', () => {
+    const data = mkdtempSync(join(tmpdir(), 'ianode-access-v1-'));
+    try {
+      // A version-1 database as an older access service left it: the id was the e-mail claim.
+      const old = new Database(join(data, DATABASE_FILE));
+      old.exec(MIGRATIONS[0]!);
+      old.pragma('user_version = 1');
+      old.prepare("INSERT INTO users (id, email, active, created_at, updated_at) VALUES ('admin@old.example', NULL, 1, 'x', 'x')").run();
+      old.close();
+      const migrated = Directory.open(data);
+      try {
+        expect(migrated.db.pragma('user_version', { simple: true })).toBe(2);
+        expect(migrated.unlinkedCount()).toBe(1);
+        expect(migrated.getUser('admin@old.example')).toMatchObject({ active: true, subject: null });
+        const seen = { issuer: 'http://idp', subject: 's-admin', groups: [], email: 'Admin@Old.Example' };
+        expect(migrated.resolveSubject({ ...seen, emailVerified: false }, { linkByEmail: true, create: false }).user).toBeUndefined();
+        expect(migrated.resolveSubject({ ...seen, emailVerified: true }, { linkByEmail: true, create: false }).user?.id).toBe('admin@old.example');
+        expect(migrated.unlinkedCount()).toBe(0);
+      } finally {
+        migrated.close();
+      }
+    } finally {
+      rmSync(data, { recursive: true, force: true });
+    }
   });
 });

@@ -10,6 +10,10 @@ import { createAccessServer, type AccessServer, type AccessServerConfig } from '
 export const DEMO_SEED = fileURLToPath(new URL('../seed/demo.yaml', import.meta.url));
 export const ADMIN = 'admin@ianode.local';
 export const USER = 'user@ianode.local';
+/** The app client whose ID tokens the test services accept. */
+export const CLIENT = 'testclient0000000000000001';
+/** The stable subject of a test user (tokens of one user share it, as the IdP's do). */
+export const subjectOf = (user: string) => `sub-${user}`;
 
 type PrivateKey = Awaited<ReturnType<typeof generateKeyPair>>['privateKey'];
 
@@ -19,7 +23,10 @@ export interface TestIdp {
   issuer: string;
   jwksUrl: string;
   mode: 'ok' | 'down' | 'html';
-  /** A token for `user` (its email) with groups and extra claims; `exp` one hour ahead. */
+  /**
+   * A token for `user` (its verified email, subject `subjectOf(user)`, client `CLIENT`) with groups
+   * and extra claims; `exp` one hour ahead.
+   */
   token(user: string, groups?: string[], claims?: JWTPayload): Promise<string>;
   close(): Promise<void>;
 }
@@ -54,7 +61,17 @@ export async function startIdp(): Promise<TestIdp> {
     set mode(mode) {
       state.mode = mode;
     },
-    token: (user, groups = [], claims = {}) => signToken(privateKey, 'test-key', { iss: issuer, email: user, 'cognito:username': user.split('@')[0], ...(groups.length ? { 'cognito:groups': groups } : {}), ...claims }),
+    token: (user, groups = [], claims = {}) =>
+      signToken(privateKey, 'test-key', {
+        iss: issuer,
+        sub: subjectOf(user),
+        aud: CLIENT,
+        email: user,
+        email_verified: true,
+        'cognito:username': user.split('@')[0],
+        ...(groups.length ? { 'cognito:groups': groups } : {}),
+        ...claims,
+      }),
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -99,6 +116,8 @@ export async function startService(idp: TestIdp, dataDir: string, config: Partia
     jwksUrl: idp.jwksUrl,
     openIdProviderUrl: idp.issuer,
     seed: DEMO_SEED,
+    clientIds: [CLIENT],
+    linkByEmail: true,
     logger: { level: 'info', stream: { write: (line: string) => void logs.push(line) } },
     ...config,
   });

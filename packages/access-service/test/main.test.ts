@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ADMIN, DEMO_SEED, startIdp, tempDir, type TestIdp } from './helpers.js';
+import { ADMIN, CLIENT, DEMO_SEED, startIdp, tempDir, type TestIdp } from './helpers.js';
 
 const MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
 
@@ -56,7 +56,12 @@ describe.skipIf(!existsSync(MAIN))('main (dist/main.js)', () => {
   it('starts with a seed, serves, and stops cleanly on SIGTERM', async () => {
     const data = tempDir();
     try {
-      const proc = run(['--port', '0', '--data', data.dir, '--seed', DEMO_SEED], { OPENID_PROVIDER_URL: idp.issuer, JWKS_URL: idp.jwksUrl });
+      const proc = run(['--port', '0', '--data', data.dir, '--seed', DEMO_SEED], {
+        OPENID_PROVIDER_URL: idp.issuer,
+        JWKS_URL: idp.jwksUrl,
+        TOKEN_CLIENT_IDS: CLIENT,
+        LINK_BY_EMAIL: 'true',
+      });
       const listening = await proc.waitFor('access service listening');
       const url = listening.url as string;
       expect((await fetch(`${url}/health`)).status).toBe(200);
@@ -64,6 +69,9 @@ describe.skipIf(!existsSync(MAIN))('main (dist/main.js)', () => {
       const whoami = await fetch(`${url}/whoami`, { headers: { authorization: `bearer ${token}` } });
       expect(await whoami.json()).toMatchObject({ userId: ADMIN, active: true, attributes: { clearance: 'TS' } });
       expect(proc.lines.some((line) => line.msg === 'seed applied')).toBe(true);
+      // A token of another client of the pool is refused.
+      const other = await idp.token(ADMIN, ['ianode_admin'], { aud: 'another-client' });
+      expect((await fetch(`${url}/whoami`, { headers: { authorization: `bearer ${other}` } })).status).toBe(401);
       await vi.waitFor(() => expect(proc.lines.some((line) => line.audit === true && line.event === 'whoami' && line.actor === ADMIN)).toBe(true));
       expect(JSON.stringify(proc.lines)).not.toContain(token);
       proc.kill('SIGTERM');
@@ -79,10 +87,16 @@ describe.skipIf(!existsSync(MAIN))('main (dist/main.js)', () => {
     expect(proc.stderr).toContain('set OPENID_PROVIDER_URL');
   });
 
+  it('refuses to start without the accepted client ids, saying what to set', async () => {
+    const proc = run(['--port', '0', '--data', ':memory:'], { JWKS_URL: idp.jwksUrl });
+    expect(await proc.exit).toBe(2);
+    expect(proc.stderr).toContain('set TOKEN_CLIENT_IDS');
+  });
+
   it('refuses to start with a broken seed, naming it', async () => {
     const data = tempDir();
     try {
-      const proc = run(['--port', '0', '--data', data.dir, '--seed', `${data.dir}/missing.yaml`], { JWKS_URL: idp.jwksUrl });
+      const proc = run(['--port', '0', '--data', data.dir, '--seed', `${data.dir}/missing.yaml`], { JWKS_URL: idp.jwksUrl, TOKEN_CLIENT_IDS: CLIENT });
       expect(await proc.exit).toBe(2);
       expect(proc.stderr).toContain('cannot read seed file');
     } finally {

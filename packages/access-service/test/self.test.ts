@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ADMIN, USER, startIdp, startService, tempDir, type RunningService, type TestIdp } from './helpers.js';
+import { ADMIN, USER, startIdp, subjectOf, startService, tempDir, type RunningService, type TestIdp } from './helpers.js';
 
 let idp: TestIdp;
 let svc: RunningService;
@@ -26,6 +26,8 @@ describe('GET /whoami', () => {
     expect(reply.status).toBe(200);
     expect(reply.body).toEqual({
       userId: ADMIN,
+      issuer: idp.issuer,
+      subject: subjectOf(ADMIN),
       username: 'admin',
       email: ADMIN,
       name: 'Demo Administrator',
@@ -49,6 +51,8 @@ describe('GET /whoami', () => {
     expect(first.status).toBe(200);
     expect(first.body).toEqual({
       userId: 'newcomer@example.org',
+      issuer: idp.issuer,
+      subject: subjectOf('newcomer@example.org'),
       username: 'newcomer',
       email: 'newcomer@example.org',
       name: 'New Comer',
@@ -109,7 +113,8 @@ describe('GET /users/lookup/{user}', () => {
     const reply = await svc.call('GET', '/users/lookup/nobody@example.org', { token: adminToken });
     expect(reply.status).toBe(404);
     expect(reply.body).toEqual({ code: 'NOT_FOUND', message: 'user "nobody@example.org" not found' });
-    const self = await svc.call('GET', '/users/lookup/ghost@example.org', { token: await idp.token('ghost@example.org') });
+    // Oneself is named by subject (what the graph server asks): unknown there, 404.
+    const self = await svc.call('GET', `/users/lookup/${subjectOf('ghost@example.org')}`, { token: await idp.token('ghost@example.org') });
     expect(self.status).toBe(404);
   });
 
@@ -119,6 +124,54 @@ describe('GET /users/lookup/{user}', () => {
     expect(line).toMatchObject({ audit: true, outcome: 'ok', status: 200, admin: true });
     expect(typeof line!.time).toBe('number');
     expect(typeof line!.reqId).toBe('string');
+  });
+});
+
+describe('identity is (iss, sub), not the e-mail address (issue 13)', () => {
+  it('a second subject with the admin\'s address, verified or not, never gets the admin\'s attributes', async () => {
+    // The admin's subject claimed the seeded entry earlier; now two others arrive with the address.
+    expect((await svc.call('GET', '/whoami', { token: adminToken })).body.userId).toBe(ADMIN);
+    for (const [subject, verified] of [['twin-verified', true], ['twin-unverified', false]] as const) {
+      const twin = await idp.token(ADMIN, ['ianode_read'], { sub: subject, email_verified: verified });
+      const lookup = await svc.call('GET', `/users/lookup/${subject}`, { token: twin });
+      expect(lookup.status).toBe(404);
+      const byName = await svc.call('GET', `/users/lookup/${ADMIN}`, { token: twin });
+      expect(byName.status).toBe(403);
+      const whoami = await svc.call('GET', '/whoami', { token: twin });
+      if (verified) {
+        expect(whoami.status).toBe(403);
+        expect(JSON.stringify(whoami.body)).not.toContain('clearance');
+      } else {
+        expect(whoami.body).toMatchObject({ userId: subject, email: null, active: false, dataAttributes: [] });
+      }
+    }
+    await vi.waitFor(() => expect(svc.logs.some((line) => line.includes('identity refused') && line.includes('twin-verified'))).toBe(true));
+    const admin = await svc.call('GET', `/users/lookup/${subjectOf(ADMIN)}`, { token: adminToken });
+    expect(admin.body).toMatchObject({ id: ADMIN, attributes: expect.arrayContaining(['clearance=TS']) });
+  });
+
+  it('the graph server\'s look-up by subject links the seeded entry on first sight', async () => {
+    const token = await idp.token('erin@example.org', ['ianode_read']);
+    await svc.call('POST', '/users', { token: adminToken, body: { id: 'erin@example.org', email: 'erin@example.org', attributes: { clearance: 'S' } } });
+    const reply = await svc.call('GET', `/users/lookup/${subjectOf('erin@example.org')}`, { token });
+    expect(reply.body).toEqual({ id: 'erin@example.org', attributes: ['clearance=S', 'ianode_read'] });
+    const stored = await svc.call('GET', '/users/erin@example.org', { token: adminToken });
+    expect(stored.body.subject).toMatchObject({ issuer: idp.issuer, subject: subjectOf('erin@example.org'), linkedBy: 'email' });
+  });
+
+  it('an administrator links an entry to an identity explicitly; a token of another client is refused', async () => {
+    await svc.call('POST', '/users', { token: adminToken, body: { id: 'frank', attributes: { clearance: 'O' } } });
+    const linked = await svc.call('PUT', '/users/frank/subject', { token: adminToken, body: { issuer: idp.issuer, subject: 'frank-sub' } });
+    expect(linked.status).toBe(200);
+    const token = await idp.token('frank.other.address@example.org', [], { sub: 'frank-sub' });
+    expect((await svc.call('GET', '/whoami', { token })).body).toMatchObject({ userId: 'frank', dataAttributes: ['clearance=O'] });
+    expect((await svc.call('PUT', '/users/carol@example.org/subject', { token: adminToken, body: { issuer: idp.issuer, subject: 'frank-sub' } })).status).toBe(409);
+    const otherClient = await idp.token('frank.other.address@example.org', [], { sub: 'frank-sub', aud: 'another-client' });
+    const refused = await svc.call('GET', '/whoami', { token: otherClient });
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('www-authenticate')).toContain('aud');
+    const accessToken = await idp.token('x@example.org', [], { sub: 'frank-sub', token_use: 'access', client_id: 'testclient0000000000000001', aud: undefined });
+    expect((await svc.call('GET', '/whoami', { token: accessToken })).status).toBe(401);
   });
 });
 
@@ -156,6 +209,11 @@ describe('authentication failures', () => {
     }
     expect(svc.logs.join('\n')).not.toContain(forged);
     expect(svc.logs.join('\n')).not.toContain(adminToken.split('.')[2]);
+    // A token (or a code) in the query string is redacted from the logged URL.
+    await svc.call('GET', `/whoami?access_token=${adminToken}&code=c0de-secret`);
+    await vi.waitFor(() => expect(svc.logs.some((line) => line.includes('/whoami?access_token=[redacted]'))).toBe(true));
+    expect(svc.logs.join('\n')).not.toContain(adminToken.split('.')[2]);
+    expect(svc.logs.join('\n')).not.toContain('c0de-secret');
   });
 
   it('an expired token → 401', async () => {

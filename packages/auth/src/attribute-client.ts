@@ -17,21 +17,44 @@ export interface AttributeClientOptions {
   cacheMaxEntries?: number;
   /** Time limit of one request (default 5 s). */
   timeoutMs?: number;
+  /** Time limit of all look-ups for one request together (`resolve`; default 5 s). */
+  deadlineMs?: number;
   fetch?: typeof globalThis.fetch;
   now?: () => number;
 }
 
+/** Whose attributes: the identity key (`iss`, `sub`) caches by, and the subject the URL names. */
+export interface Subject {
+  /** `identityKey(iss, sub)`: the cache key. */
+  identity: string;
+  /** `sub`: what `{user}` of the lookup URL becomes. */
+  subject: string;
+}
+
+/** Everything one request needs: the attribute strings and the hierarchies of valued attributes. */
+export interface Resolved {
+  attributes: string[];
+  hierarchies: Map<string, string[]>;
+}
+
 export interface AttributeClient {
   /**
-   * The attribute strings of `user` (`clearance=S`, `ianode_read`, …), asked with the caller's own
-   * token. An unknown user has none (`[]`). Throws `ATTRIBUTES_UNAVAILABLE` when the access service
-   * cannot be reached or answers nonsense, `INVALID_TOKEN` when it refuses the token.
+   * The attribute strings of a caller (`clearance=S`, `ianode_read`, …), asked with the caller's own
+   * token at `/users/lookup/{sub}` and cached by (iss, sub), never by a display name. An unknown user
+   * has none (`[]`). Throws `ATTRIBUTES_UNAVAILABLE` when the access service cannot be reached or
+   * answers nonsense, `INVALID_TOKEN` when it refuses the token.
    */
-  attributesFor(token: string, user: string): Promise<string[]>;
+  attributesFor(token: string, who: Subject): Promise<string[]>;
+  /**
+   * The attributes of a caller and the hierarchies of every attribute they hold with a value (not
+   * `true`/`false`), the hierarchies fetched in parallel, all under one deadline (`deadlineMs`):
+   * past it, `ATTRIBUTES_UNAVAILABLE`.
+   */
+  resolve(token: string, who: Subject): Promise<Resolved>;
   /** The tiers (least to most privileged) of a hierarchy, or `undefined` when there is none. */
   hierarchy(name: string, token?: string): Promise<string[] | undefined>;
-  /** Forgets cached answers (of one user, or all). */
-  clear(user?: string): void;
+  /** Forgets cached answers (of one identity key, or all). */
+  clear(identity?: string): void;
   /** The lookup URL of a user (for messages and tests). */
   lookupUrl(user: string): string;
   /** The hierarchy URL of a name. */
@@ -50,6 +73,7 @@ export function createAttributeClient(options: AttributeClientOptions): Attribut
   const ttl = options.cacheTtlMs ?? 30_000;
   const maxEntries = options.cacheMaxEntries ?? 10_000;
   const timeoutMs = options.timeoutMs ?? 5_000;
+  const deadlineMs = options.deadlineMs ?? 5_000;
   const fetchFn = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
   const now = options.now ?? Date.now;
   const userTemplate = userTemplateOf(options.baseUrl);
@@ -104,8 +128,8 @@ export function createAttributeClient(options: AttributeClientOptions): Attribut
     return entry;
   }
 
-  async function fetchAttributes(token: string, user: string): Promise<string[]> {
-    const url = lookupUrl(user);
+  async function fetchAttributes(token: string, subject: string): Promise<string[]> {
+    const url = lookupUrl(subject);
     const { status, body } = await getJson(url, token);
     if (status === 401) throw invalidToken('rejected', new Error(`${url}: the access service refused the token`));
     if (status === 404) return [];
@@ -131,22 +155,54 @@ export function createAttributeClient(options: AttributeClientOptions): Attribut
   return {
     lookupUrl,
     hierarchyLookupUrl,
-    async attributesFor(token, user) {
-      const hit = cached(users, user);
-      if (hit !== undefined) return [...hit.value];
-      let pending = pendingUsers.get(user);
-      if (pending === undefined) {
-        pending = fetchAttributes(token, user)
-          .then((attributes) => {
-            remember(users, user, attributes);
-            return attributes;
-          })
-          .finally(() => pendingUsers.delete(user));
-        pendingUsers.set(user, pending);
+    attributesFor,
+    hierarchy,
+    async resolve(token, who) {
+      const deadline = new AbortController();
+      const timer = setTimeout(() => deadline.abort(), deadlineMs);
+      timer.unref?.();
+      try {
+        const attributes = await beforeDeadline(attributesFor(token, who), deadline.signal);
+        const names = valuedNames(attributes);
+        const tiers = await beforeDeadline(Promise.all(names.map((name) => hierarchy(name, token))), deadline.signal);
+        const hierarchies = new Map<string, string[]>();
+        names.forEach((name, i) => {
+          const list = tiers[i];
+          if (list !== undefined && list.length > 0) hierarchies.set(name, list);
+        });
+        return { attributes, hierarchies };
+      } finally {
+        clearTimeout(timer);
       }
-      return [...(await pending)];
     },
-    async hierarchy(name, token) {
+    clear(identity) {
+      if (identity === undefined) {
+        users.clear();
+        hierarchies.clear();
+      } else {
+        users.delete(identity);
+      }
+    },
+  };
+
+  async function attributesFor(token: string, who: Subject): Promise<string[]> {
+    const key = who.identity;
+    const hit = cached(users, key);
+    if (hit !== undefined) return [...hit.value];
+    let pending = pendingUsers.get(key);
+    if (pending === undefined) {
+      pending = fetchAttributes(token, who.subject)
+        .then((attributes) => {
+          remember(users, key, attributes);
+          return attributes;
+        })
+        .finally(() => pendingUsers.delete(key));
+      pendingUsers.set(key, pending);
+    }
+    return [...(await pending)];
+  }
+
+  async function hierarchy(name: string, token?: string): Promise<string[] | undefined> {
       const hit = cached(hierarchies, name);
       if (hit !== undefined) return hit.value === undefined ? undefined : [...hit.value];
       let pending = pendingHierarchies.get(name);
@@ -159,18 +215,44 @@ export function createAttributeClient(options: AttributeClientOptions): Attribut
           .finally(() => pendingHierarchies.delete(name));
         pendingHierarchies.set(name, pending);
       }
-      const tiers = await pending;
-      return tiers === undefined ? undefined : [...tiers];
-    },
-    clear(user) {
-      if (user === undefined) {
-        users.clear();
-        hierarchies.clear();
-      } else {
-        users.delete(user);
-      }
-    },
-  };
+    const tiers = await pending;
+    return tiers === undefined ? undefined : [...tiers];
+  }
+}
+
+/** Names of the attributes held with a value other than true/false (the ones a hierarchy can matter for). */
+function valuedNames(attributes: readonly string[]): string[] {
+  const names = new Set<string>();
+  for (const attribute of attributes) {
+    const at = attribute.indexOf('=');
+    if (at <= 0) continue;
+    const value = attribute.slice(at + 1);
+    if (value !== 'true' && value !== 'false') names.add(attribute.slice(0, at));
+  }
+  return [...names];
+}
+
+/** `promise`, or `ATTRIBUTES_UNAVAILABLE` once `signal` aborts (the one deadline of a request). */
+function beforeDeadline<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(deadlineError());
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(deadlineError());
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
+  });
+}
+
+function deadlineError(): AuthError {
+  return new AuthError('ATTRIBUTES_UNAVAILABLE', UNAVAILABLE, { cause: new Error('attribute and hierarchy look-ups over the deadline') });
 }
 
 function trimSlash(url: string): string {

@@ -16,7 +16,9 @@ export type AuthErrorCode =
   /** The signing keys could not be fetched or were not a JSON Web Key Set (503; never a pass). */
   | 'JWKS_UNAVAILABLE'
   /** The access service could not be reached or answered nonsense (503; never unfiltered). */
-  | 'ATTRIBUTES_UNAVAILABLE';
+  | 'ATTRIBUTES_UNAVAILABLE'
+  /** The IdP's revocation list could not be fetched for too long (503; never unchecked). */
+  | 'REVOCATION_UNAVAILABLE';
 
 /** Why a token was refused (`INVALID_TOKEN`); for logs and tests, and a hint for clients. */
 export type InvalidTokenReason =
@@ -25,6 +27,9 @@ export type InvalidTokenReason =
   | 'not_yet_valid'
   | 'wrong_issuer'
   | 'wrong_audience'
+  | 'wrong_token_use'
+  | 'wrong_client'
+  | 'revoked'
   | 'missing_claim'
   | 'no_user_claim'
   | 'unknown_key'
@@ -57,6 +62,7 @@ const STATUS: Record<AuthErrorCode, number> = {
   FORBIDDEN: 403,
   JWKS_UNAVAILABLE: 503,
   ATTRIBUTES_UNAVAILABLE: 503,
+  REVOCATION_UNAVAILABLE: 503,
 };
 
 /** The HTTP status of an auth error code: the one table every server uses. */
@@ -82,6 +88,7 @@ export function authChallenge(error: AuthError, realm: string = DEFAULT_REALM): 
       return `${base}, error="insufficient_scope", error_description="${quote(error.message)}"`;
     case 'JWKS_UNAVAILABLE':
     case 'ATTRIBUTES_UNAVAILABLE':
+    case 'REVOCATION_UNAVAILABLE':
       return undefined;
   }
 }
@@ -100,7 +107,15 @@ export function invalidTokenMessage(reason: InvalidTokenReason): string {
     case 'wrong_issuer':
       return 'token issuer not accepted here';
     case 'wrong_audience':
-      return 'token audience not accepted here';
+      return 'token audience (aud) is not a client accepted here';
+    case 'wrong_token_use':
+      return 'token_use not accepted here: send an ID token (token_use "id")';
+    case 'wrong_client':
+      return 'access token client_id is not a client accepted here';
+    case 'revoked':
+      return 'token revoked or signed out: sign in again';
+    case 'missing_claim':
+      return 'token lacks a required claim (iss, sub, exp, token_use)';
     case 'no_user_claim':
       return 'token names no user';
     default:

@@ -11,14 +11,17 @@ export {
 } from './errors.js';
 export { bearerToken, MAX_TOKEN_LENGTH } from './bearer.js';
 export { DEFAULT_GROUPS_CLAIM, DEFAULT_USER_CLAIMS, mapClaims, type ClaimMapping, type MappedClaims } from './claims.js';
-export { redact, redactAuthorization } from './redact.js';
+export { redact, redactAuthorization, redactUrl, requestLogFields } from './redact.js';
 export { JwksCache, type JwksCacheOptions, type KeySet } from './jwks.js';
 export {
   DEFAULT_ALGORITHMS,
   createTokenVerifier,
+  identityKey,
   toAuthError,
+  type TokenUse,
   type TokenVerifier,
   type TokenVerifierOptions,
   type VerifiedToken,
 } from './verifier.js';
-export { createAttributeClient, type AttributeClient, type AttributeClientOptions } from './attribute-client.js';
+export { createAttributeClient, type AttributeClient, type AttributeClientOptions, type Resolved, type Subject } from './attribute-client.js';
+export { createRevocationList, type RevocationList, type RevocationListOptions } from './revocation.js';

@@ -12,7 +12,10 @@ export interface JwksCacheOptions {
   /** When discovery is used: the `issuer` the discovery document must name. */
   expectedIssuer?: string;
   fetch: typeof globalThis.fetch;
-  /** Least time between two fetches caused by an unknown `kid`. */
+  /**
+   * Floor for refetches caused by an unknown `kid`: the key set is refetched at once when the last
+   * fetch failed or succeeded at least this long ago; a younger successful fetch is trusted.
+   */
   cooldownMs: number;
   /** Keys older than this are fetched again before use. */
   cacheMaxAgeMs: number;
@@ -35,7 +38,7 @@ export class JwksCache {
   private readonly options: JwksCacheOptions;
   private keys: KeySet | undefined;
   private fetchedAt = Number.NEGATIVE_INFINITY;
-  private attemptedAt = Number.NEGATIVE_INFINITY;
+  private lastFetchFailed = false;
   private inflight: Promise<KeySet> | undefined;
   private jwksUri: URL | undefined;
   /** Number of key-set fetches started (for tests and metrics). */
@@ -57,23 +60,34 @@ export class JwksCache {
 
   /**
    * After a token named a key the set does not hold: a fresh key set, or `undefined` when the last
-   * fetch was less than `cooldownMs` ago (then the key is unknown, and stays so until the cool-down
-   * has passed). A fetch already under way is awaited instead.
+   * fetch succeeded less than `cooldownMs` ago (then the key is unknown). When the last fetch failed
+   * the set is fetched again at once, so an unreachable JWKS answers `JWKS_UNAVAILABLE` (503), not
+   * "unknown key". A fetch already under way is awaited instead.
    */
   async afterUnknownKey(): Promise<KeySet | undefined> {
     if (this.inflight !== undefined) return this.inflight;
-    if (this.options.now() - this.attemptedAt < this.options.cooldownMs) return undefined;
+    if (!this.lastFetchFailed && this.options.now() - this.fetchedAt < this.options.cooldownMs) return undefined;
     return this.reload();
   }
 
   /** Fetches the key set now (single-flight). */
   reload(): Promise<KeySet> {
     if (this.inflight === undefined) {
-      this.attemptedAt = this.options.now();
       this.fetches += 1;
-      this.inflight = this.fetchKeys().finally(() => {
-        this.inflight = undefined;
-      });
+      this.inflight = this.fetchKeys()
+        .then(
+          (keys) => {
+            this.lastFetchFailed = false;
+            return keys;
+          },
+          (error: unknown) => {
+            this.lastFetchFailed = true;
+            throw error;
+          },
+        )
+        .finally(() => {
+          this.inflight = undefined;
+        });
     }
     return this.inflight;
   }

@@ -17,3 +17,68 @@ export function redact(token: string | undefined | null): string {
 export function redactAuthorization(text: string): string {
   return text.replace(/\b(bearer)\s+([A-Za-z0-9._~+/=-]+)/gi, (_m, scheme: string, token: string) => `${scheme} ${redact(token)}`);
 }
+
+/** Query parameters whose values are credentials (compared case-insensitively, `-`/`_` ignored). */
+const SECRET_PARAMETERS = new Set([
+  'accesstoken',
+  'idtoken',
+  'token',
+  'refreshtoken',
+  'code',
+  'password',
+  'newpassword',
+  'clientsecret',
+  'secret',
+  'jwt',
+  'auth',
+  'authorization',
+  'apikey',
+  'key',
+  'signature',
+  'xamzsignature',
+  'xamzcredential',
+  'xamzsecuritytoken',
+  'sessiontoken',
+  'session',
+  'state',
+  'codeverifier',
+  'assertion',
+]);
+
+/** Something shaped like a compact JWS/JWE (`eyJ…` base64url segments separated by dots). */
+const JWT_LIKE = /eyJ[A-Za-z0-9_-]{2,}(?:\.[A-Za-z0-9_-]*){1,4}/g;
+
+/**
+ * A request URL fit for a log line: the value of every credential-like query parameter
+ * (`access_token`, `id_token`, `code`, `refresh_token`, `password`, …) replaced by `[redacted]`, and
+ * anything shaped like a JWT, wherever it appears (path or query, any parameter name), replaced by
+ * its `redact` fingerprint. The path and harmless parameters stay readable.
+ */
+export function redactUrl(url: string | undefined | null): string {
+  if (!url) return '';
+  const at = url.indexOf('?');
+  const path = (at < 0 ? url : url.slice(0, at)).replace(JWT_LIKE, (token) => redact(token));
+  if (at < 0) return path;
+  const query = url
+    .slice(at + 1)
+    .split('&')
+    .map((pair) => {
+      const eq = pair.indexOf('=');
+      const rawName = eq < 0 ? pair : pair.slice(0, eq);
+      let name = rawName;
+      try {
+        name = decodeURIComponent(rawName.replace(/\+/g, ' '));
+      } catch {
+        // keep the raw name
+      }
+      if (eq >= 0 && SECRET_PARAMETERS.has(name.toLowerCase().replace(/[-_\s]/g, ''))) return `${rawName}=[redacted]`;
+      return pair.replace(JWT_LIKE, (token) => redact(token));
+    })
+    .join('&');
+  return `${path}?${query}`;
+}
+
+/** The request fields a log line keeps, with the URL passed through `redactUrl` (pino `req` serializer). */
+export function requestLogFields(req: { method?: string; url?: string; hostname?: string; ip?: string; id?: unknown }): Record<string, unknown> {
+  return { method: req.method, url: redactUrl(req.url), hostname: req.hostname, remoteAddress: req.ip };
+}

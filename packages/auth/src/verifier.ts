@@ -21,8 +21,26 @@ export interface TokenVerifierOptions extends ClaimMapping {
   openIdProviderUrl?: string;
   /** The `iss` a token must carry; defaults to `openIdProviderUrl` (without trailing `/`). */
   issuer?: string;
-  /** The `aud` a token must carry (for example a Cognito app client id); unchecked when absent. */
-  audience?: string | string[];
+  /**
+   * The app client ids whose tokens are accepted: an ID token's `aud` must be one of them, an access
+   * token's `client_id` likewise. Unchecked when absent (the services refuse to start without it in
+   * secure mode; the library leaves that decision to them).
+   */
+  clientIds?: readonly string[];
+  /** Older name of `clientIds` (`TOKEN_AUDIENCE`); both lists are merged. */
+  audience?: string | readonly string[];
+  /**
+   * Which `token_use` values are accepted (default `['id']`: Cognito ID tokens only). Add `'access'`
+   * to accept access tokens too; their `client_id` is then checked against `clientIds`.
+   */
+  tokenUses?: readonly TokenUse[];
+  /**
+   * Revocation check run after the signature and claims verify: resolves `true` when the token has
+   * been revoked (signed out, user disabled or deleted). It may throw `AuthError` (for example
+   * `JWKS_UNAVAILABLE`-like 503s when the revocation source is stale); anything else it throws is
+   * treated as `REVOCATION_UNAVAILABLE` (503), never as a pass.
+   */
+  isRevoked?: (claims: JWTPayload) => boolean | Promise<boolean>;
   /** Allowed `alg` values; a subset of the public-key algorithms. */
   algorithms?: readonly string[];
   /** Clock skew allowed on `exp`/`nbf`/`iat`, in seconds (default 30). */
@@ -31,7 +49,11 @@ export interface TokenVerifierOptions extends ClaimMapping {
   requiredClaims?: readonly string[];
   /** Injectable fetch (default `globalThis.fetch`). */
   fetch?: typeof globalThis.fetch;
-  /** Least time between refetches caused by an unknown `kid` (default 30 s). */
+  /**
+   * An unknown `kid` refetches the key set at once when the last fetch failed or is at least this
+   * old (default 1 s); a younger, successful fetch is trusted (so forged `kid`s cannot make the
+   * verifier hammer the IdP).
+   */
   cooldownMs?: number;
   /** Keys are refetched before use once older than this (default 10 min). */
   cacheMaxAgeMs?: number;
@@ -41,9 +63,23 @@ export interface TokenVerifierOptions extends ClaimMapping {
   now?: () => number;
 }
 
+/** The kinds of Cognito token (`token_use`). */
+export type TokenUse = 'id' | 'access';
+
 /** What a verified token says about its bearer. */
 export interface VerifiedToken {
-  /** The user name (first present claim of `userClaims`). */
+  /** The issuer (`iss`): half of the identity. */
+  issuer: string;
+  /** The subject (`sub`): the other half of the identity. */
+  subject: string;
+  /**
+   * The identity as one string, for cache and map keys: `issuer` and `subject` joined so that no two
+   * distinct pairs give the same key. Never a display name or e-mail address.
+   */
+  identity: string;
+  /** `token_use` of the token. */
+  tokenUse: TokenUse;
+  /** A display name (first present claim of `userClaims`); never decides identity. */
   user: string;
   /** The groups of the groups claim. */
   groups: string[];
@@ -66,7 +102,10 @@ export interface TokenVerifier {
   readonly jwksFetches: number;
 }
 
-/** Builds a verifier: JWKS fetched and cached, unknown `kid` refetched under a cool-down. */
+/**
+ * Builds a verifier: JWKS fetched and cached, unknown `kid` refetched (at once after a failed fetch,
+ * else once the key set is `cooldownMs` old); `token_use` and the client pinned; identity = (iss, sub).
+ */
 export function createTokenVerifier(options: TokenVerifierOptions): TokenVerifier {
   const algorithms = [...(options.algorithms ?? DEFAULT_ALGORITHMS)];
   if (algorithms.length === 0) throw new TypeError('algorithms must not be empty');
@@ -84,17 +123,23 @@ export function createTokenVerifier(options: TokenVerifierOptions): TokenVerifie
     ...(options.openIdProviderUrl === undefined ? {} : { openIdProviderUrl: options.openIdProviderUrl }),
     ...(issuer === undefined ? {} : { expectedIssuer: issuer }),
     fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
-    cooldownMs: options.cooldownMs ?? 30_000,
+    cooldownMs: options.cooldownMs ?? 1_000,
     cacheMaxAgeMs: options.cacheMaxAgeMs ?? 600_000,
     timeoutMs: options.timeoutMs ?? 5_000,
     now,
   });
+  const clientIds = [...(options.clientIds ?? []), ...[options.audience ?? []].flat()];
+  const checkClient = options.clientIds !== undefined || options.audience !== undefined;
+  if (checkClient && clientIds.length === 0) throw new TypeError('clientIds must name at least one app client id');
+  const tokenUses = new Set<string>(options.tokenUses ?? ['id']);
+  if (tokenUses.size === 0 || [...tokenUses].some((use) => use !== 'id' && use !== 'access')) {
+    throw new TypeError('tokenUses must be a non-empty list of "id" and "access"');
+  }
   const baseVerifyOptions: JWTVerifyOptions = {
     algorithms,
     clockTolerance: options.clockToleranceSec ?? 30,
-    requiredClaims: [...(options.requiredClaims ?? ['exp'])],
+    requiredClaims: [...new Set([...(options.requiredClaims ?? ['exp']), 'iss', 'sub', 'token_use'])],
     ...(issuer === undefined ? {} : { issuer }),
-    ...(options.audience === undefined ? {} : { audience: options.audience }),
   };
 
   const getKey = async (header: KeyArgs[0], token: KeyArgs[1]) => {
@@ -119,8 +164,49 @@ export function createTokenVerifier(options: TokenVerifierOptions): TokenVerifie
       if (!(error instanceof errors.JWKSMultipleMatchingKeys)) throw toAuthError(error);
       result = await verifyWithAny(token, error, verifyOptions);
     }
-    const { user, groups } = mapClaims(result.payload, mapping);
-    return { user, groups, claims: result.payload, header: result.protectedHeader };
+    const claims = result.payload;
+    const tokenUse = claims.token_use;
+    if (typeof tokenUse !== 'string' || !tokenUses.has(tokenUse)) {
+      throw invalidToken('wrong_token_use', new Error(`token_use ${JSON.stringify(tokenUse)} is not one of ${[...tokenUses].join(', ')}`));
+    }
+    if (checkClient) {
+      if (tokenUse === 'id') {
+        const aud = claims.aud;
+        const audiences = typeof aud === 'string' ? [aud] : Array.isArray(aud) ? aud : [];
+        // Cognito ID tokens name exactly one client; a token for several audiences is refused.
+        if (audiences.length !== 1 || !clientIds.includes(audiences[0]!)) {
+          throw invalidToken('wrong_audience', new Error(`aud ${JSON.stringify(aud)} is not one of the accepted client ids`));
+        }
+      } else if (typeof claims.client_id !== 'string' || !clientIds.includes(claims.client_id)) {
+        throw invalidToken('wrong_client', new Error(`client_id ${JSON.stringify(claims.client_id)} is not one of the accepted client ids`));
+      }
+    }
+    const subject = claims.sub;
+    const tokenIssuer = claims.iss;
+    if (typeof subject !== 'string' || subject === '' || typeof tokenIssuer !== 'string' || tokenIssuer === '') {
+      throw invalidToken('missing_claim', new Error('iss and sub must be non-empty strings'));
+    }
+    if (options.isRevoked !== undefined) {
+      let revoked: boolean;
+      try {
+        revoked = await options.isRevoked(claims);
+      } catch (error) {
+        if (error instanceof AuthError) throw error;
+        throw new AuthError('REVOCATION_UNAVAILABLE', 'token revocation list unavailable: try again later', { cause: error });
+      }
+      if (revoked) throw invalidToken('revoked');
+    }
+    const { user, groups } = mapClaims(claims, mapping);
+    return {
+      issuer: tokenIssuer,
+      subject,
+      identity: identityKey(tokenIssuer, subject),
+      tokenUse: tokenUse as TokenUse,
+      user,
+      groups,
+      claims,
+      header: result.protectedHeader,
+    };
   }
 
   return {
@@ -136,6 +222,11 @@ export function createTokenVerifier(options: TokenVerifierOptions): TokenVerifie
       return cache.fetches;
     },
   };
+}
+
+/** The map key of the identity (`iss`, `sub`): unambiguous for any two strings. */
+export function identityKey(issuer: string, subject: string): string {
+  return JSON.stringify([issuer, subject]);
 }
 
 /** A token without `kid` against a set with several candidate keys: the first key that verifies. */

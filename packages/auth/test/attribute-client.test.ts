@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createAttributeClient } from '../src/index.js';
+import { createAttributeClient, identityKey } from '../src/index.js';
 import { deadUrl, refusal } from './fixtures.js';
 
 interface Call {
@@ -22,6 +22,7 @@ function fakeFetch(routes: Record<string, [number, unknown] | (() => [number, un
   return { fetch, calls };
 }
 
+const who = (sub: string) => ({ identity: identityKey('http://idp.test/pool', sub), subject: sub });
 const BASE = 'http://access.test:8091';
 const ALICE = `${BASE}/users/lookup/alice%40example.org`;
 
@@ -31,25 +32,25 @@ describe('createAttributeClient', () => {
     const { fetch, calls } = fakeFetch({ [ALICE]: () => [200, { id: 'alice@example.org', attributes }] });
     const clock = { t: 0 };
     const client = createAttributeClient({ baseUrl: `${BASE}/`, fetch, now: () => clock.t });
-    expect(await client.attributesFor('tok-1', 'alice@example.org')).toEqual(['clearance=S', 'ianode_read']);
+    expect(await client.attributesFor('tok-1', who('alice@example.org'))).toEqual(['clearance=S', 'ianode_read']);
     expect(calls).toEqual([{ url: ALICE, authorization: 'Bearer tok-1' }]);
 
     attributes = ['clearance=TS'];
     clock.t = 29_999;
-    expect(await client.attributesFor('tok-1', 'alice@example.org')).toEqual(['clearance=S', 'ianode_read']);
+    expect(await client.attributesFor('tok-1', who('alice@example.org'))).toEqual(['clearance=S', 'ianode_read']);
     expect(calls).toHaveLength(1);
     clock.t = 30_000;
-    expect(await client.attributesFor('tok-2', 'alice@example.org')).toEqual(['clearance=TS']);
+    expect(await client.attributesFor('tok-2', who('alice@example.org'))).toEqual(['clearance=TS']);
     expect(calls).toHaveLength(2);
-    client.clear('alice@example.org');
-    await client.attributesFor('tok-2', 'alice@example.org');
+    client.clear(who('alice@example.org').identity);
+    await client.attributesFor('tok-2', who('alice@example.org'));
     expect(calls).toHaveLength(3);
   });
 
   it('shares one request between concurrent callers for a user', async () => {
     const { fetch, calls } = fakeFetch({ [ALICE]: [200, { attributes: ['a'] }] });
     const client = createAttributeClient({ baseUrl: BASE, fetch });
-    const answers = await Promise.all(Array.from({ length: 5 }, () => client.attributesFor('t', 'alice@example.org')));
+    const answers = await Promise.all(Array.from({ length: 5 }, () => client.attributesFor('t', who('alice@example.org'))));
     expect(answers).toEqual(Array.from({ length: 5 }, () => ['a']));
     expect(calls).toHaveLength(1);
   });
@@ -57,7 +58,7 @@ describe('createAttributeClient', () => {
   it('gives an unknown user no attributes', async () => {
     const { fetch } = fakeFetch({});
     const client = createAttributeClient({ baseUrl: BASE, fetch });
-    expect(await client.attributesFor('t', 'nobody')).toEqual([]);
+    expect(await client.attributesFor('t', who('nobody'))).toEqual([]);
   });
 
   it.each([
@@ -70,7 +71,7 @@ describe('createAttributeClient', () => {
   ] as const)('fails closed on %s', async (_name, answer) => {
     const { fetch } = fakeFetch({ [ALICE]: answer as [number, unknown] });
     const client = createAttributeClient({ baseUrl: BASE, fetch });
-    const error = await refusal(client.attributesFor('t', 'alice@example.org'));
+    const error = await refusal(client.attributesFor('t', who('alice@example.org')));
     expect(error.code).toBe('ATTRIBUTES_UNAVAILABLE');
     expect(error.message).toBe('attribute service unavailable');
   });
@@ -79,20 +80,20 @@ describe('createAttributeClient', () => {
     let up = false;
     const { fetch } = fakeFetch({ [ALICE]: () => (up ? [200, { attributes: ['a'] }] : [503, {}]) });
     const client = createAttributeClient({ baseUrl: BASE, fetch });
-    await refusal(client.attributesFor('t', 'alice@example.org'));
+    await refusal(client.attributesFor('t', who('alice@example.org')));
     up = true;
-    expect(await client.attributesFor('t', 'alice@example.org')).toEqual(['a']);
+    expect(await client.attributesFor('t', who('alice@example.org'))).toEqual(['a']);
   });
 
   it('reports a token the access service refuses as INVALID_TOKEN', async () => {
     const { fetch } = fakeFetch({ [ALICE]: [401, { code: 'INVALID_TOKEN' }] });
     const client = createAttributeClient({ baseUrl: BASE, fetch });
-    expect((await refusal(client.attributesFor('t', 'alice@example.org'))).code).toBe('INVALID_TOKEN');
+    expect((await refusal(client.attributesFor('t', who('alice@example.org')))).code).toBe('INVALID_TOKEN');
   });
 
   it('fails closed when nothing listens', async () => {
     const client = createAttributeClient({ baseUrl: await deadUrl() });
-    expect((await refusal(client.attributesFor('t', 'u'))).code).toBe('ATTRIBUTES_UNAVAILABLE');
+    expect((await refusal(client.attributesFor('t', who('u')))).code).toBe('ATTRIBUTES_UNAVAILABLE');
     expect((await refusal(client.hierarchy('clearance'))).code).toBe('ATTRIBUTES_UNAVAILABLE');
   });
 
@@ -129,9 +130,56 @@ describe('createAttributeClient', () => {
   it('bounds the cache', async () => {
     const { fetch, calls } = fakeFetch({ [`${BASE}/users/lookup/a`]: [200, { attributes: [] }], [`${BASE}/users/lookup/b`]: [200, { attributes: [] }] });
     const client = createAttributeClient({ baseUrl: BASE, fetch, cacheMaxEntries: 1 });
-    await client.attributesFor('t', 'a');
-    await client.attributesFor('t', 'b');
-    await client.attributesFor('t', 'a');
+    await client.attributesFor('t', who('a'));
+    await client.attributesFor('t', who('b'));
+    await client.attributesFor('t', who('a'));
     expect(calls).toHaveLength(3);
+  });
+
+  it('caches by (iss, sub): the same subject at another issuer, or another subject, is looked up on its own', async () => {
+    const { fetch, calls } = fakeFetch({ [`${BASE}/users/lookup/s1`]: [200, { attributes: ['clearance=TS'] }], [`${BASE}/users/lookup/s2`]: [200, { attributes: [] }] });
+    const client = createAttributeClient({ baseUrl: BASE, fetch });
+    const a = { identity: identityKey('http://idp-a', 's1'), subject: 's1' };
+    const b = { identity: identityKey('http://idp-b', 's1'), subject: 's1' };
+    const c = { identity: identityKey('http://idp-a', 's2'), subject: 's2' };
+    expect(await client.attributesFor('ta', a)).toEqual(['clearance=TS']);
+    expect(await client.attributesFor('tc', c)).toEqual([]);
+    await client.attributesFor('tb', b);
+    expect(calls.map((call) => call.authorization)).toEqual(['Bearer ta', 'Bearer tc', 'Bearer tb']);
+    expect(identityKey('a', 'b\u0000c')).not.toBe(identityKey('a\u0000b', 'c'));
+  });
+
+  it('resolve fetches the hierarchies of valued attributes in parallel', async () => {
+    const waiting: Array<() => void> = [];
+    let started = 0;
+    const fetch: typeof globalThis.fetch = async (input) => {
+      const url = String(input);
+      if (url.endsWith('/users/lookup/s')) return new Response(JSON.stringify({ attributes: ['clearance=S', 'rank=2', 'ianode_read', 'flag=true'] }));
+      const name = url.split('/').pop()!;
+      started += 1;
+      // Each hierarchy answer waits until both requests have started: a sequential client would hang.
+      await new Promise<void>((resolve) => {
+        waiting.push(resolve);
+        if (started === 2) waiting.splice(0).forEach((go) => go());
+      });
+      return new Response(JSON.stringify({ name, tiers: ['1', '2', '3'] }));
+    };
+    const client = createAttributeClient({ baseUrl: BASE, fetch, deadlineMs: 60_000 });
+    const resolved = await client.resolve('t', who('s'));
+    expect(resolved.attributes).toEqual(['clearance=S', 'rank=2', 'ianode_read', 'flag=true']);
+    expect([...resolved.hierarchies.keys()].sort()).toEqual(['clearance', 'rank']);
+    expect(started).toBe(2);
+  });
+
+  it('resolve fails closed with ATTRIBUTES_UNAVAILABLE once the one deadline passes', async () => {
+    const fetch: typeof globalThis.fetch = async (input, init) => {
+      if (String(input).endsWith('/users/lookup/s')) return new Response(JSON.stringify({ attributes: ['clearance=S'] }));
+      // A hierarchy look-up that never answers within its own (long) time limit.
+      return new Promise<Response>((_resolve, reject) => init?.signal?.addEventListener('abort', () => reject(new Error('aborted'))));
+    };
+    const client = createAttributeClient({ baseUrl: BASE, fetch, timeoutMs: 600_000, deadlineMs: 50 });
+    const error = await refusal(client.resolve('t', who('s')));
+    expect(error.code).toBe('ATTRIBUTES_UNAVAILABLE');
+    expect(String((error.cause as Error).message)).toContain('deadline');
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AuthError, authChallenge, authErrorStatus, bearerToken, invalidToken, mapClaims, redact, redactAuthorization } from '../src/index.js';
+import { AuthError, authChallenge, authErrorStatus, bearerToken, invalidToken, mapClaims, redact, redactAuthorization, redactUrl } from '../src/index.js';
 
 describe('authErrorStatus', () => {
   it('is the one table of statuses', () => {
@@ -55,5 +55,20 @@ describe('mapClaims', () => {
   it('maps directly', () => {
     expect(mapClaims({ sub: 's', 'cognito:groups': ['a'] })).toEqual({ user: 's', groups: ['a'] });
     expect(() => mapClaims({})).toThrow(expect.objectContaining({ code: 'INVALID_TOKEN', reason: 'no_user_claim' }));
+  });
+});
+
+describe('redactUrl', () => {
+  const jwt = 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJhIn0.c2lnbmF0dXJl';
+  it('redacts credential parameters and JWT-shaped text, keeping the rest readable', () => {
+    const logged = redactUrl(`/ds/query?query=SELECT%20*&access_token=${jwt}&code=abc123&Refresh_Token=r1&password=hunter2&x=${jwt}`);
+    expect(logged).not.toContain(jwt);
+    expect(logged).not.toContain('c2lnbmF0dXJl');
+    for (const secret of ['abc123', 'r1', 'hunter2']) expect(logged).not.toContain(`=${secret}`);
+    expect(logged).toContain('/ds/query?query=SELECT%20*&access_token=[redacted]&code=[redacted]');
+    expect(logged).toMatch(/x=<token sha256:[0-9a-f]{12} len=\d+>/);
+    expect(redactUrl(`/whoami/${jwt}`)).not.toContain(jwt);
+    expect(redactUrl('/ds?default')).toBe('/ds?default');
+    expect(redactUrl(undefined)).toBe('');
   });
 });

@@ -27,7 +27,7 @@ function verifier(options: Partial<TokenVerifierOptions> = {}) {
   return createTokenVerifier({ jwksUrl: server.jwksUrl, issuer: server.issuer, now: () => clock.t, ...options });
 }
 
-const claims = () => ({ iss: server.issuer, sub: 'sub-1', email: 'alice@example.org', 'cognito:username': 'alice', 'cognito:groups': ['ianode_read', 'analysts'] });
+const claims = () => ({ iss: server.issuer, sub: 'sub-1', token_use: 'id', aud: 'client-a', email: 'alice@example.org', 'cognito:username': 'alice', 'cognito:groups': ['ianode_read', 'analysts'] });
 
 describe('createTokenVerifier: valid tokens', () => {
   it('verifies an RS256 token and maps user and groups', async () => {
@@ -162,6 +162,59 @@ describe('createTokenVerifier: refusals', () => {
     expect((await v.verify(await sign(key1, { ...claims(), aud: 'client-a' }, { nowMs: T0 }))).user).toBe('alice@example.org');
   });
 
+  it('accepts ID tokens of the configured clients only, naming the claim that failed', async () => {
+    const v = verifier({ clientIds: ['client-a', 'client-c'] });
+    expect((await v.verify(await sign(key1, { ...claims(), aud: 'client-c' }, { nowMs: T0 }))).tokenUse).toBe('id');
+    for (const aud of ['client-b', ['client-a', 'client-b'], undefined]) {
+      const error = await refusal(v.verify(await sign(key1, { ...claims(), aud }, { nowMs: T0 })));
+      expect([error.code, error.reason]).toEqual(['INVALID_TOKEN', 'wrong_audience']);
+      expect(error.message).toContain('aud');
+    }
+  });
+
+  it('refuses access tokens unless configured, and then checks their client_id', async () => {
+    const access = (clientId: string) => sign(key1, { iss: server.issuer, sub: 'sub-1', token_use: 'access', client_id: clientId, username: 'alice' }, { nowMs: T0 });
+    const idOnly = verifier({ clientIds: ['client-a'] });
+    const refused = await refusal(idOnly.verify(await access('client-a')));
+    expect([refused.code, refused.reason]).toEqual(['INVALID_TOKEN', 'wrong_token_use']);
+    expect(refused.message).toContain('token_use');
+
+    const both = verifier({ clientIds: ['client-a'], tokenUses: ['id', 'access'] });
+    const ok = await both.verify(await access('client-a'));
+    expect([ok.tokenUse, ok.user, ok.subject]).toEqual(['access', 'alice', 'sub-1']);
+    const other = await refusal(both.verify(await access('client-b')));
+    expect([other.reason, other.message.includes('client_id')]).toEqual(['wrong_client', true]);
+  });
+
+  it('refuses a token without token_use, sub or iss, or with an unknown token_use', async () => {
+    const v = verifier();
+    const { token_use: _use, ...noUse } = claims();
+    const { sub: _sub, ...noSub } = claims();
+    expect((await refusal(v.verify(await sign(key1, noUse, { nowMs: T0 })))).reason).toBe('missing_claim');
+    expect((await refusal(v.verify(await sign(key1, noSub, { nowMs: T0 })))).reason).toBe('missing_claim');
+    expect((await refusal(v.verify(await sign(key1, { ...claims(), token_use: 'refresh' }, { nowMs: T0 })))).reason).toBe('wrong_token_use');
+    const noIss = createTokenVerifier({ jwksUrl: server.jwksUrl, now: () => T0 });
+    const { iss: _iss, ...withoutIss } = claims();
+    expect((await refusal(noIss.verify(await sign(key1, withoutIss, { nowMs: T0 })))).reason).toBe('missing_claim');
+  });
+
+  it('names the identity by (iss, sub), not by the display name', async () => {
+    const v = verifier();
+    const a = await v.verify(await sign(key1, claims(), { nowMs: T0 }));
+    const b = await v.verify(await sign(key1, { ...claims(), sub: 'sub-2' }, { nowMs: T0 }));
+    expect(a.user).toBe(b.user);
+    expect([a.issuer, a.subject]).toEqual([server.issuer, 'sub-1']);
+    expect(a.identity).not.toBe(b.identity);
+  });
+
+  it('refuses a revoked token, and answers 503-class when revocation state is unavailable', async () => {
+    const revoked = verifier({ isRevoked: (c) => c.sub === 'sub-1' });
+    expect((await refusal(revoked.verify(await sign(key1, claims(), { nowMs: T0 })))).reason).toBe('revoked');
+    expect((await revoked.verify(await sign(key1, { ...claims(), sub: 'sub-2' }, { nowMs: T0 }))).subject).toBe('sub-2');
+    const broken = verifier({ isRevoked: () => Promise.reject(new Error('revocation list unreachable')) });
+    expect((await refusal(broken.verify(await sign(key1, claims(), { nowMs: T0 })))).code).toBe('REVOCATION_UNAVAILABLE');
+  });
+
   it('refuses a token whose signature does not verify', async () => {
     const v = verifier();
     const forged = await sign({ ...key2, kid: 'k1' }, claims(), { nowMs: T0 });
@@ -201,8 +254,9 @@ describe('createTokenVerifier: refusals', () => {
 
   it('refuses a token naming no user', async () => {
     const v = verifier();
-    const token = await sign(key1, { iss: server.issuer }, { nowMs: T0 });
-    expect((await refusal(v.verify(token))).reason).toBe('no_user_claim');
+    const token = await sign(key1, { iss: server.issuer, sub: 's', token_use: 'id' }, { nowMs: T0 });
+    expect((await refusal(verifier({ userClaims: ['email'] }).verify(token))).reason).toBe('no_user_claim');
+    expect((await v.verify(token)).user).toBe('s');
   });
 
   it('refuses an unknown kid', async () => {
@@ -295,6 +349,29 @@ describe('createTokenVerifier: key rotation', () => {
     expect(server.jwksRequests() - before).toBe(2);
   });
 
+  it('accepts a token signed with a freshly rotated key on its first request (default floor)', async () => {
+    const v = verifier();
+    await v.verify(await sign(key1, claims(), { nowMs: T0 }));
+    server.keys = [key1.jwk, key2.jwk];
+    clock.t = T0 + 1_000;
+    expect((await v.verify(await sign(key2, claims(), { nowMs: clock.t }))).header.kid).toBe('k2');
+  });
+
+  it('after a failed fetch, an unknown kid refetches at once: 503 while down, accepted once back', async () => {
+    const v = verifier({ cooldownMs: 30_000 });
+    await v.verify(await sign(key1, claims(), { nowMs: T0 }));
+    server.mode = 'down';
+    server.keys = [key1.jwk, key2.jwk];
+    const rotated = await sign(key2, claims(), { nowMs: T0 });
+    clock.t = T0 + 31_000;
+    expect((await refusal(v.verify(rotated))).code).toBe('JWKS_UNAVAILABLE');
+    clock.t = T0 + 31_500;
+    for (let i = 0; i < 3; i++) expect((await refusal(v.verify(rotated))).code).toBe('JWKS_UNAVAILABLE');
+    server.mode = 'ok';
+    clock.t = T0 + 32_000;
+    expect((await v.verify(rotated)).header.kid).toBe('k2');
+  });
+
   it('answers JWKS_UNAVAILABLE, not a pass, when the refetch for a new kid fails', async () => {
     const v = verifier({ cooldownMs: 0 });
     await v.verify(await sign(key1, claims(), { nowMs: T0 }));
@@ -313,19 +390,19 @@ describe('createTokenVerifier: claim mapping', () => {
     [{ email: '', sub: 's' }, 's'],
   ])('%j names user %s by default', async (userClaims, expected) => {
     const v = verifier();
-    expect((await v.verify(await sign(key1, { iss: server.issuer, ...userClaims }, { nowMs: T0 }))).user).toBe(expected);
+    expect((await v.verify(await sign(key1, { iss: server.issuer, token_use: 'id', ...userClaims }, { nowMs: T0 }))).user).toBe(expected);
   });
 
   it('reads the user and groups from configured claims', async () => {
     const v = verifier({ userClaims: ['upn', 'sub'], groupsClaim: 'roles' });
-    const token = await sign(key1, { iss: server.issuer, sub: 's', upn: 'bob@corp', roles: 'a b,c', 'cognito:groups': ['x'] }, { nowMs: T0 });
+    const token = await sign(key1, { iss: server.issuer, sub: 's', token_use: 'id', upn: 'bob@corp', roles: 'a b,c', 'cognito:groups': ['x'] }, { nowMs: T0 });
     expect(await v.verify(token)).toMatchObject({ user: 'bob@corp', groups: ['a', 'b', 'c'] });
   });
 
   it('gives no groups when the claim is absent or not a list of strings', async () => {
     const v = verifier();
-    expect((await v.verify(await sign(key1, { iss: server.issuer, sub: 's' }, { nowMs: T0 }))).groups).toEqual([]);
-    const odd = await sign(key1, { iss: server.issuer, sub: 's', 'cognito:groups': [1, 'g', null, 'g'] }, { nowMs: T0 });
+    expect((await v.verify(await sign(key1, { iss: server.issuer, sub: 's', token_use: 'id' }, { nowMs: T0 }))).groups).toEqual([]);
+    const odd = await sign(key1, { iss: server.issuer, sub: 's', token_use: 'id', 'cognito:groups': [1, 'g', null, 'g'] }, { nowMs: T0 });
     expect((await v.verify(odd)).groups).toEqual(['g']);
   });
 });

@@ -68,6 +68,7 @@ async function adminKey(dataDir: string): Promise<AdminKey> {
 export interface RunningNode {
   graph: GraphServer;
   urls: { idp: string; access: string; graph: string };
+  /** The `export` lines of the banner (name → shell text); never a secret an operator chose. */
   exports: Record<string, string>;
   close(): Promise<void>;
 }
@@ -94,12 +95,18 @@ export async function up(options: UpOptions): Promise<RunningNode> {
     await idp.listen({ port: options.idpPort, host: options.host });
     const issuer = `${publicIdp}/${DEMO_POOL}`;
     const jwksUrl = `${local(options.idpPort)}/${DEMO_POOL}/.well-known/jwks.json`;
+    const revocationUrl = `${local(options.idpPort)}/${DEMO_POOL}/revocations`;
 
     const access = await createAccessServer({
       dataDir: path.join(options.dataDir, 'access'),
       seed: path.join(REPO_ROOT, 'packages/access-service/seed/demo.yaml'),
       openIdProviderUrl: issuer,
       jwksUrl,
+      // The demo pool's client only; the seeded entries are claimed by the IdP users whose verified
+      // e-mail address they carry (first identity to claim an address owns it).
+      clientIds: [DEMO_CLIENT],
+      linkByEmail: true,
+      revocationUrl,
       logger: log,
     });
     closers.push(() => access.close());
@@ -109,6 +116,7 @@ export async function up(options: UpOptions): Promise<RunningNode> {
       ...process.env,
       DATA_DIR: options.dataDir,
       JWKS_URL: jwksUrl,
+      REVOCATION_URL: revocationUrl,
       OPENID_PROVIDER_URL: issuer,
       USER_ATTRIBUTES_URL: local(options.accessPort),
     };
@@ -125,21 +133,51 @@ export async function up(options: UpOptions): Promise<RunningNode> {
     }
     await graph.listen({ port: options.graphPort, host: options.host });
     const urls = { idp: publicIdp, access: `http://localhost:${options.accessPort}`, graph: `http://localhost:${options.graphPort}` };
-    const exports = {
-      USER_POOL_ID: DEMO_POOL,
-      CLIENT_ID: DEMO_CLIENT,
-      IDP_URL: urls.idp,
-      IDP_ADMIN_PASSWORD: process.env.IDP_ADMIN_PASSWORD || DEMO_PASSWORD,
-      ADMIN_USER_EMAIL: 'admin@ianode.local',
-      USER_EMAIL: 'user@ianode.local',
-      AWS_ACCESS_KEY_ID: admin.accessKeyId,
-      AWS_SECRET_ACCESS_KEY: admin.secretAccessKey,
-    };
+    const exports = bannerExports({
+      env: process.env,
+      urls,
+      adminKeyFile: path.join(options.dataDir, 'ianode-admin.json'),
+      accessKeyId: admin.accessKeyId,
+    });
     return { graph, urls, exports, close };
   } catch (error) {
     await close();
     throw error;
   }
+}
+
+/**
+ * The variables the banner tells a newcomer to export. Secrets are printed only when they are the
+ * bundled demo values: the demo password is printed only while `IDP_ADMIN_PASSWORD` is unset (or is
+ * the demo default); an operator's own password is never echoed. The IdP admin secret key is
+ * generated per data folder and is never printed: the line reads it from its mode-600 file.
+ */
+export function bannerExports(input: {
+  env: NodeJS.ProcessEnv;
+  urls: { idp: string };
+  adminKeyFile: string;
+  accessKeyId: string;
+}): Record<string, string> {
+  const password = input.env.IDP_ADMIN_PASSWORD;
+  const demoPassword = password === undefined || password === '' || password === DEMO_PASSWORD;
+  return {
+    USER_POOL_ID: DEMO_POOL,
+    CLIENT_ID: DEMO_CLIENT,
+    IDP_URL: input.urls.idp,
+    // An operator-set password is referred to, not shown ("${IDP_ADMIN_PASSWORD:?…}" keeps the value
+    // of the shell it is pasted into, and fails loudly there if it is unset).
+    IDP_ADMIN_PASSWORD: demoPassword ? DEMO_PASSWORD : '"${IDP_ADMIN_PASSWORD:?set it to the password you started ianode with}"',
+    ADMIN_USER_EMAIL: 'admin@ianode.local',
+    USER_EMAIL: 'user@ianode.local',
+    // The IdP checks the credential scope: the AWS CLI must sign for the IdP's region.
+    AWS_DEFAULT_REGION: 'us-east-1',
+    AWS_ACCESS_KEY_ID: input.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: `"$(node -p 'require(process.argv[1]).secretAccessKey' ${shellQuote(input.adminKeyFile)})"`,
+  };
+}
+
+function shellQuote(text: string): string {
+  return `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
 /** What `ianode up` prints once everything listens: exports, then the next commands. */

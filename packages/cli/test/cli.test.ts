@@ -1,7 +1,10 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { configFromFileAndEnv, resolveConfig, substituteEnv } from '@ianode/graph-server';
-import { REPO_ROOT, upOptionsFromEnv } from '../src/up.js';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { bannerExports, DEMO_PASSWORD, REPO_ROOT, upOptionsFromEnv } from '../src/up.js';
 
 describe('ianode up options', () => {
   it('defaults to ./data and the SPEC ports, overridable by env', () => {
@@ -18,6 +21,7 @@ describe('example configurations', () => {
     expect(config.security.jwksUrl).toBe('http://idp/x/.well-known/jwks.json');
     expect(config.dataset).toMatchObject({ name: 'ds', storage: '/d/ds', defaultLabel: '!', permissions: { read: 'ianode_read | ianode_admin', write: 'ianode_admin' } });
     expect(config.limits.queryTimeoutMs).toBe(60000);
+    expect(config.security).toMatchObject({ clientIds: ['ianodedemoclient0000000001'], acceptAccessTokens: false });
   });
   it('open example has no JWKS', async () => {
     const config = resolveConfig(await configFromFileAndEnv(path.join(REPO_ROOT, 'config/graph-open.yaml'), {}));
@@ -26,5 +30,33 @@ describe('example configurations', () => {
   it('${VAR} substitution: defaults, comments untouched, unset is an error', () => {
     expect(substituteEnv('a: ${X:-1}\n# ${NOPE}\nb: ${Y}', { Y: '2' })).toBe('a: 1\n# ${NOPE}\nb: 2');
     expect(() => substituteEnv('a: ${NOPE}', {})).toThrow(/NOPE/);
+  });
+});
+
+describe('start banner secrets (issue 13)', () => {
+  const dir = () => mkdtempSync(path.join(tmpdir(), 'ianode-banner-'));
+  const text = (exports: Record<string, string>) => Object.entries(exports).map(([k, v]) => `export ${k}=${v}`).join('\n');
+
+  it('prints the demo password only while it is the bundled default, never an operator-set one', () => {
+    const urls = { idp: 'http://localhost:9229' };
+    const demo = bannerExports({ env: {}, urls, adminKeyFile: '/d/ianode-admin.json', accessKeyId: 'AKIAX' });
+    expect(demo.IDP_ADMIN_PASSWORD).toBe(DEMO_PASSWORD);
+    const own = bannerExports({ env: { IDP_ADMIN_PASSWORD: 'Operator-Secret-42' }, urls, adminKeyFile: '/d/ianode-admin.json', accessKeyId: 'AKIAX' });
+    expect(text(own)).not.toContain('Operator-Secret-42');
+    expect(own.IDP_ADMIN_PASSWORD).toContain('${IDP_ADMIN_PASSWORD');
+  });
+
+  it('never prints the generated AWS secret key, but the export line yields it in a shell', () => {
+    const folder = dir();
+    try {
+      const file = path.join(folder, 'ianode-admin.json');
+      writeFileSync(file, JSON.stringify({ accessKeyId: 'AKIAX', secretAccessKey: 'gener4ted/secret+key=' }));
+      const exports = bannerExports({ env: {}, urls: { idp: 'http://localhost:9229' }, adminKeyFile: file, accessKeyId: 'AKIAX' });
+      expect(text(exports)).not.toContain('gener4ted');
+      const value = execFileSync('bash', ['-c', `${text(exports)}\nprintf '%s' "$AWS_SECRET_ACCESS_KEY"`], { encoding: 'utf8' });
+      expect(value).toBe('gener4ted/secret+key=');
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 });

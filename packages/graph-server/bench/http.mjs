@@ -26,12 +26,12 @@ const stub = createServer((req, res) => {
 await new Promise((r) => stub.listen(0, '127.0.0.1', r));
 const stubUrl = `http://127.0.0.1:${stub.address().port}`;
 
-const graph = await createGraphServer({ security: { jwksUrl: `${stubUrl}/jwks.json`, openIdProviderUrl: ISS, userAttributesUrl: stubUrl } }, { logger: false });
+const graph = await createGraphServer({ security: { jwksUrl: `${stubUrl}/jwks.json`, openIdProviderUrl: ISS, userAttributesUrl: stubUrl, clientIds: ['bench-client'] } }, { logger: false });
 let data = '';
 for (let i = 0; i < 1000; i++) data += `<http://ex/s${i}> <http://ex/p> ${i} .\n`;
 await graph.store.load(data, { format: 'text/turtle', label: 'employee' });
 const graphUrl = await graph.listen({ port: 0 });
-const token = await new SignJWT({ email: 'u' }).setProtectedHeader({ alg: 'RS256', kid: 'b1' }).setIssuer(ISS).setIssuedAt().setExpirationTime('1h').sign(privateKey);
+const token = await new SignJWT({ email: 'u', sub: 'u', token_use: 'id', aud: 'bench-client' }).setProtectedHeader({ alg: 'RS256', kid: 'b1' }).setIssuer(ISS).setIssuedAt().setExpirationTime('1h').sign(privateKey);
 
 const hello = Fastify();
 hello.get('/', async () => ({ hello: 'world' }));

@@ -92,8 +92,24 @@ export interface SecurityConfig {
   userClaims?: string[] | undefined;
   /** Claim holding the groups (default `cognito:groups`). */
   groupsClaim?: string | undefined;
-  /** Token `aud` to require (unchecked when absent). */
+  /**
+   * App client ids whose tokens are accepted (`TOKEN_CLIENT_IDS`, comma-separated): an ID token's
+   * `aud`, an access token's `client_id`. Required in secure mode.
+   */
+  clientIds?: string[] | undefined;
+  /** Older single-client form (`TOKEN_AUDIENCE`); merged into `clientIds`. */
   audience?: string | undefined;
+  /** Accept Cognito access tokens (`token_use: access`) as well as ID tokens (default false). */
+  acceptAccessTokens?: boolean | undefined;
+  /**
+   * The IdP's revocation list (`REVOCATION_URL`; the bundled IdP serves `<issuer>/revocations`).
+   * When set, tokens of signed-out, revoked, disabled or deleted users are refused within
+   * `revocationPollMs`; unset, they stay valid until they expire (Cognito's own behaviour for ID
+   * tokens at a relying party).
+   */
+  revocationUrl?: string | undefined;
+  /** Age at which the revocation list is fetched again before a token is judged (default 10 000 ms). */
+  revocationPollMs?: number | undefined;
   /** Attribute cache time (default 30 s). */
   attributeCacheMs: number;
 }
@@ -211,6 +227,9 @@ export function securityFromEnv(env: NodeJS.ProcessEnv = process.env): Partial<S
     userClaims: get('USER_CLAIMS')?.split(',').map((c) => c.trim()).filter(Boolean),
     groupsClaim: get('GROUPS_KEY'),
     audience: get('TOKEN_AUDIENCE'),
+    clientIds: get('TOKEN_CLIENT_IDS')?.split(',').map((c) => c.trim()).filter(Boolean),
+    acceptAccessTokens: get('ACCEPT_ACCESS_TOKENS') === undefined ? undefined : get('ACCEPT_ACCESS_TOKENS') === 'true',
+    revocationUrl: get('REVOCATION_URL'),
   };
 }
 

@@ -75,7 +75,7 @@ export interface ErrorReply {
   headers: Record<string, string>;
 }
 
-const AUTH_CODES = new Set<string>(['MISSING_TOKEN', 'INVALID_TOKEN', 'FORBIDDEN', 'JWKS_UNAVAILABLE', 'ATTRIBUTES_UNAVAILABLE']);
+const AUTH_CODES = new Set<string>(['MISSING_TOKEN', 'INVALID_TOKEN', 'FORBIDDEN', 'JWKS_UNAVAILABLE', 'ATTRIBUTES_UNAVAILABLE', 'REVOCATION_UNAVAILABLE']);
 
 /** The reply for any thrown value; unknown errors become a 500 that says nothing of the cause. */
 export function errorReply(error: unknown): ErrorReply {

@@ -2,8 +2,9 @@
 /**
  * Entry point: `node dist/main.js [--config config.yaml] [--port 3030] [--host 127.0.0.1] [--wait 30]`.
  * Environment (SPEC §1): JWKS_URL (unset or `disabled` = open mode), OPENID_PROVIDER_URL,
- * USER_ATTRIBUTES_URL, ATTRIBUTE_HIERARCHY_URL; also USER_CLAIMS, GROUPS_KEY, TOKEN_AUDIENCE,
- * LOG_LEVEL, PORT, HOST. The environment wins over the file's `security` section.
+ * USER_ATTRIBUTES_URL, ATTRIBUTE_HIERARCHY_URL, TOKEN_CLIENT_IDS (required in secure mode);
+ * also ACCEPT_ACCESS_TOKENS, REVOCATION_URL, USER_CLAIMS, GROUPS_KEY, TOKEN_AUDIENCE, LOG_LEVEL,
+ * PORT, HOST. The environment wins over the file's `security` section.
  */
 import { parseArgs } from 'node:util';
 import { redactAuthorization } from '@ianode/auth';
@@ -11,7 +12,7 @@ import { configFromFileAndEnv, DEFAULT_PORT } from './config.js';
 import { createGraphServer } from './server.js';
 
 const USAGE = `usage: ianode-graph [--config FILE.yaml|json] [--port ${DEFAULT_PORT}] [--host 127.0.0.1] [--wait SECONDS]
-environment: JWKS_URL (unset/disabled = open mode), OPENID_PROVIDER_URL, USER_ATTRIBUTES_URL, ATTRIBUTE_HIERARCHY_URL, LOG_LEVEL`;
+environment: JWKS_URL (unset/disabled = open mode), OPENID_PROVIDER_URL, USER_ATTRIBUTES_URL, ATTRIBUTE_HIERARCHY_URL, TOKEN_CLIENT_IDS (secure mode), ACCEPT_ACCESS_TOKENS, REVOCATION_URL, LOG_LEVEL`;
 
 async function main(): Promise<void> {
   const { values } = parseArgs({

@@ -6,7 +6,7 @@
  */
 import { AttributeSet, Hierarchy, LabelEvaluator } from '@ianode/abac';
 import {
-  AuthError, bearerToken, createAttributeClient, createTokenVerifier, type AttributeClient, type TokenVerifier,
+  AuthError, bearerToken, createAttributeClient, createRevocationList, createTokenVerifier, type AttributeClient, type RevocationList, type TokenVerifier,
 } from '@ianode/auth';
 import type { LabelPredicate } from '@ianode/rdf';
 import type { Operation, SecurityConfig } from './config.js';
@@ -14,7 +14,12 @@ import { GraphServerError } from './errors.js';
 
 /** Who is asking, and what they may see. */
 export interface Caller {
-  /** User name from the token (`anonymous` in open mode). */
+  /**
+   * The identity key (`identityKey(iss, sub)`): what caches and the rate limit are keyed by
+   * (`anonymous` in open mode).
+   */
+  id: string;
+  /** Display name from the token, for logs only (`anonymous` in open mode); never a key. */
   user: string;
   /** Attribute strings the labels are evaluated against (as the access service resolved them). */
   attributes: string[];
@@ -34,6 +39,8 @@ export interface Security {
   checkAccessService(): Promise<void>;
   verifier: TokenVerifier | undefined;
   attributes: AttributeClient | undefined;
+  /** The IdP's revocation list, when `revocationUrl` is configured. */
+  revocations: RevocationList | undefined;
 }
 
 export interface SecurityOptions {
@@ -42,7 +49,7 @@ export interface SecurityOptions {
   datasetName: string;
   fetch?: typeof globalThis.fetch;
   now?: () => number;
-  /** Least time between JWKS refetches for an unknown `kid` (default 30 s; tests use less). */
+  /** Key-set age under which an unknown `kid` is not refetched (default 1 s; a failed fetch never delays). */
   jwksCooldownMs?: number;
 }
 
@@ -57,19 +64,38 @@ export function createSecurity(options: SecurityOptions): Security {
     }
   };
   if (!secure) {
-    const everyone: Caller = { user: 'anonymous', attributes: [], may: () => true, visible: undefined };
-    return { secure, verifier: undefined, attributes: undefined, require, authenticate: async () => everyone, checkAccessService: async () => {} };
+    const everyone: Caller = { id: 'anonymous', user: 'anonymous', attributes: [], may: () => true, visible: undefined };
+    return { secure, verifier: undefined, attributes: undefined, revocations: undefined, require, authenticate: async () => everyone, checkAccessService: async () => {} };
   }
   if (security.userAttributesUrl === undefined || security.userAttributesUrl === '') {
     throw new TypeError('secure mode (JWKS_URL set) needs USER_ATTRIBUTES_URL: the access service that resolves callers to attributes');
   }
+  const clientIds = [...(security.clientIds ?? []), ...(security.audience ? [security.audience] : [])];
+  if (clientIds.length === 0) {
+    throw new TypeError(
+      'secure mode needs the app client ids whose tokens are accepted: set TOKEN_CLIENT_IDS (comma-separated) or security.clientIds in the configuration',
+    );
+  }
   const fetchFn = options.fetch;
+  // Sign-out, RevokeToken, disable and delete at the IdP take effect within revocationPollMs.
+  const revocations =
+    security.revocationUrl === undefined || security.revocationUrl === ''
+      ? undefined
+      : createRevocationList({
+          url: security.revocationUrl,
+          pollMs: security.revocationPollMs ?? 10_000,
+          maxStaleMs: 3 * (security.revocationPollMs ?? 10_000),
+          ...(fetchFn ? { fetch: fetchFn } : {}),
+          ...(options.now ? { now: options.now } : {}),
+        });
   const verifier = createTokenVerifier({
+    ...(revocations === undefined ? {} : { isRevoked: (claims) => revocations.isRevoked(claims) }),
     jwksUrl: security.jwksUrl!,
     ...(security.openIdProviderUrl ? { issuer: security.openIdProviderUrl.replace(/\/+$/, '') } : {}),
     ...(security.userClaims ? { userClaims: security.userClaims } : {}),
     ...(security.groupsClaim ? { groupsClaim: security.groupsClaim } : {}),
-    ...(security.audience ? { audience: security.audience } : {}),
+    clientIds,
+    tokenUses: security.acceptAccessTokens === true ? ['id', 'access'] : ['id'],
     ...(fetchFn ? { fetch: fetchFn } : {}),
     ...(options.now ? { now: options.now } : {}),
     ...(options.jwksCooldownMs === undefined ? {} : { cooldownMs: options.jwksCooldownMs }),
@@ -84,24 +110,20 @@ export function createSecurity(options: SecurityOptions): Security {
 
   async function authenticate(authorization: string | string[] | undefined): Promise<Caller> {
     const token = bearerToken(authorization);
-    const { user } = await verifier.verify(token);
+    const verified = await verifier.verify(token);
     // The access service already turns the token's groups into boolean attributes (SPEC §6) and
     // answers [] for an inactive user; adding the token's groups here would let a disabled user's
     // still-valid token keep its group permissions, so the directory's answer is the whole truth.
-    const strings = await attributes.attributesFor(token, user);
+    // Attributes are cached by (iss, sub), never by the display name; hierarchies of the valued
+    // attributes are fetched in parallel, everything under one deadline.
+    const { attributes: strings, hierarchies: tiersByName } = await attributes.resolve(token, { identity: verified.identity, subject: verified.subject });
     const set = AttributeSet.from(strings);
-    // Hierarchies matter only for attributes the caller holds with a value (`clearance=S`); fetch
-    // those (cached by the client) before evaluating, since evaluation is synchronous.
     const hierarchies = new Map<string, Hierarchy>();
-    for (const name of set.names()) {
-      const values = set.values(name);
-      if (values === undefined || [...values].every((v) => v === 'true' || v === 'false')) continue;
-      const tiers = await attributes.hierarchy(name, token);
-      if (tiers !== undefined && tiers.length > 0) hierarchies.set(name, new Hierarchy(name, tiers));
-    }
+    for (const [name, tiers] of tiersByName) hierarchies.set(name, new Hierarchy(name, tiers));
     const evaluator = new LabelEvaluator(set, (name) => hierarchies.get(name));
     return {
-      user,
+      id: verified.identity,
+      user: verified.user,
       attributes: strings,
       may: (operation) => evaluator.isVisible(permissions[operation]),
       visible: (label) => evaluator.isVisible(label),
@@ -120,7 +142,7 @@ export function createSecurity(options: SecurityOptions): Security {
     if (response.status >= 500) throw new GraphServerError('INTERNAL', `access service at ${new URL(url).origin} answered HTTP ${response.status}`);
   }
 
-  return { secure, verifier, attributes, require, authenticate, checkAccessService };
+  return { secure, verifier, attributes, revocations, require, authenticate, checkAccessService };
 }
 
 /** A fixed-window per-user request counter (SPEC: per-user rate limit, 429). */

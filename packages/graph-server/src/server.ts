@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import multipart from '@fastify/multipart';
-import { redactAuthorization } from '@ianode/auth';
+import { redactAuthorization, requestLogFields } from '@ianode/auth';
 import { openStore, type QuadStore } from '@ianode/store';
 import { decodeUtf8Body, parseForm } from './body.js';
 import { resolveConfig, storeTuning, type GraphServerConfig, type GraphServerConfigInput } from './config.js';
@@ -105,6 +105,9 @@ export async function createGraphServer(input: GraphServerConfigInput | GraphSer
       ...storeTuning(config.dataset),
       log: (level, message, fields) => app.log[level](fields ?? {}, message),
     }));
+  if (security.secure && security.revocations === undefined) {
+    app.log.warn('no revocationUrl (REVOCATION_URL): tokens of signed-out, disabled or deleted users are accepted until they expire');
+  }
   if (!security.secure) {
     app.log.warn('OPEN MODE: JWKS_URL is unset or "disabled" — no authentication, no ABAC, every triple is visible to every caller. For local experiments only.');
   }
@@ -148,7 +151,7 @@ export async function createGraphServer(input: GraphServerConfigInput | GraphSer
     if (!needsCaller(request.url, request.routeOptions.url)) return;
     try {
       const caller = await security.authenticate(request.headers.authorization);
-      rateLimit(caller.user);
+      rateLimit(caller.id);
       request.caller = caller;
     } catch (error) {
       const code = (error as { code?: string }).code ?? 'INTERNAL';
@@ -165,7 +168,7 @@ export async function createGraphServer(input: GraphServerConfigInput | GraphSer
   app.setErrorHandler(async (error, request, reply) => {
     const { status, body, headers } = errorReply(error);
     const cause = error instanceof Error && error.cause instanceof Error ? redactAuthorization(error.cause.message) : undefined;
-    const logFields = { code: body.code, status, reason: (error as { reason?: string }).reason, cause, user: request.caller?.user };
+    const logFields = { code: body.code, status, reason: (error as { reason?: string }).reason, cause, user: request.caller?.user, identity: request.caller?.id };
     if (status >= 500 && body.code === 'INTERNAL') request.log.error({ ...logFields, err: error }, 'request failed');
     else request.log.info(logFields, body.message);
     const retryAfter = (error as { retryAfter?: number }).retryAfter;
@@ -276,8 +279,10 @@ function shuttingDown(): GraphServerError {
 
 function loggerOptions(logger: FastifyServerOptions['logger'] | undefined): FastifyServerOptions['logger'] {
   if (logger === false) return false;
-  const base = typeof logger === 'object' && logger !== null ? logger : { level: 'info' };
-  return { ...base, redact: { paths: LOG_REDACT, censor: '[redacted]' } } as FastifyServerOptions['logger'];
+  const base = (typeof logger === 'object' && logger !== null ? logger : { level: 'info' }) as { serializers?: Record<string, unknown> };
+  // URLs are logged with credentials in the query string (access_token, code, …) and JWT-shaped
+  // text anywhere replaced: a token sent where it does not belong must not land in the log.
+  return { ...base, serializers: { ...base.serializers, req: requestLogFields }, redact: { paths: LOG_REDACT, censor: '[redacted]' } } as FastifyServerOptions['logger'];
 }
 
 /** Secure mode start-up check (SPEC §1): the access service must answer; retried up to `waitMs`. */

@@ -155,5 +155,5 @@ export async function runSparqlUpdate(
 
 /** The audit line of a write: pino, `audit: true`, who, what, how much. */
 export function audit(request: FastifyRequest, operation: string, details: Record<string, unknown>): void {
-  request.log.info({ audit: true, user: request.caller?.user, operation, method: request.method, url: request.url.split('?')[0], ...details }, `write: ${operation}`);
+  request.log.info({ audit: true, user: request.caller?.user, identity: request.caller?.id, operation, method: request.method, url: request.url.split('?')[0], ...details }, `write: ${operation}`);
 }

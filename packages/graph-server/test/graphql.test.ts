@@ -2,7 +2,7 @@
  * GraphQL-over-HTTP conventions; the query page; switched off = 404. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGraphServer, type GraphServer } from '../src/index.js';
-import { accessStub, ISSUER, jwksServer, makeKey, sign, type Key } from './helpers.js';
+import { accessStub, CLIENT, ISSUER, jwksServer, makeKey, sign, type Key } from './helpers.js';
 
 const DATA = `PREFIX authz: <http://ndtp.co.uk/security#>
 PREFIX : <http://example/>
@@ -36,7 +36,7 @@ beforeAll(async () => {
   key = await makeKey('k1');
   jwks = await jwksServer([key]);
   access = await accessStub(DIRECTORY);
-  const security = { jwksUrl: `${jwks.url}/jwks.json`, openIdProviderUrl: ISSUER, userAttributesUrl: access.url };
+  const security = { jwksUrl: `${jwks.url}/jwks.json`, openIdProviderUrl: ISSUER, userAttributesUrl: access.url, clientIds: [CLIENT] };
   server = await createGraphServer({ security, graphql: true }, { logger: false, jwksCooldownMs: 0 });
   await server.store.load(DATA, { format: 'application/trig' });
   base = await server.listen({ port: 0 });
@@ -93,9 +93,18 @@ describe('POST and GET', () => {
     expect(r.headers.get('content-type')).toBe('application/graphql-response+json; charset=utf-8');
     expect(await r.text()).toBe(EXACT);
   });
-  it('reports the dataset scans of the request in x-dataset-scans', async () => {
-    const r = await post({ query: EXAMPLE });
-    expect(r.headers.get('x-dataset-scans')).toBe('1');
+  it('no header depends on hidden data: a node hidden from the caller and one that does not exist answer alike', async () => {
+    // person9876 exists, but every triple about it is labelled `employee`; the user is a contractor.
+    const answer = async (uri: string) => {
+      const r = await post({ query: `{ node(uri: "${uri}") { id properties { value } inRels { domain_id } } }` });
+      const headers = Object.fromEntries([...r.headers].filter(([name]) => name !== 'date' && name !== 'x-request-id'));
+      return { status: r.status, headers, body: await r.text() };
+    };
+    const hidden = await answer('http://example/person9876');
+    const absent = await answer('http://example/person0000');
+    expect(hidden.body).toBe('{"data":{"node":null}}');
+    expect(hidden).toEqual(absent);
+    expect(Object.keys(hidden.headers).filter((name) => name.startsWith('x-'))).toEqual([]);
   });
 });
 

@@ -67,13 +67,21 @@ export async function accessStub(directory: Record<string, string[]>): Promise<S
 }
 
 export const ISSUER = 'http://idp.test/local_test0001';
+/** The app client whose ID tokens the test servers accept. */
+export const CLIENT = 'testclient0000000000000001';
 
+/**
+ * Signs a token. Defaults make it an ID token of `CLIENT` (`token_use: id`, `aud`) whose subject is
+ * the e-mail address (so the access stub, keyed by subject, can stay a table of names); a test that
+ * needs two subjects with one address passes `sub` itself.
+ */
 export async function sign(
   key: Key,
   claims: Record<string, unknown>,
   options: { expiresIn?: string | number; notBefore?: string | number; issuer?: string; kid?: string } = {},
 ): Promise<string> {
-  let jwt = new SignJWT(claims)
+  const subject = claims.sub ?? claims.email ?? 'subject-1';
+  let jwt = new SignJWT({ token_use: 'id', aud: CLIENT, ...claims, sub: subject })
     .setProtectedHeader({ alg: 'RS256', kid: options.kid ?? key.kid })
     .setIssuedAt()
     .setIssuer(options.issuer ?? ISSUER)

@@ -2,7 +2,7 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGraphServer, type GraphServer } from '../src/index.js';
-import { accessStub, b64, ISSUER, jwksServer, makeKey, sign, type Key } from './helpers.js';
+import { accessStub, b64, CLIENT, ISSUER, jwksServer, makeKey, sign, type Key } from './helpers.js';
 
 const DATA = `PREFIX authz: <http://ndtp.co.uk/security#>
 PREFIX : <http://example/>
@@ -30,7 +30,7 @@ let base: string;
 
 async function secureServer(jwksUrl: string, accessUrl: string, extra: Record<string, unknown> = {}) {
   return createGraphServer(
-    { security: { jwksUrl, openIdProviderUrl: ISSUER, userAttributesUrl: accessUrl }, ...extra },
+    { security: { jwksUrl, openIdProviderUrl: ISSUER, userAttributesUrl: accessUrl, clientIds: [CLIENT] }, ...extra },
     { logger: false, jwksCooldownMs: 0 },
   );
 }
@@ -144,6 +144,119 @@ describe('tokens (SPEC §2)', () => {
     expect(await ready.json()).toMatchObject({ ready: true, mode: 'secure' });
     const metrics = await fetch(`${base}/$/metrics`);
     expect(await metrics.text()).toContain('ianode_http_requests_total');
+  });
+});
+
+describe('identity and token kind (issue 13)', () => {
+  it('a second subject with the admin\'s e-mail never gets the admin\'s attributes, even right after the admin', async () => {
+    expect((await query(await sign(key, { email: 'admin@test', sub: 'admin@test' }))).status).toBe(200);
+    const lookupsBefore = access.lookups;
+    for (const verified of [true, false]) {
+      const twin = await sign(key, { email: 'admin@test', email_verified: verified, sub: 'someone-else', 'cognito:groups': ['ianode_admin'] });
+      const response = await query(twin);
+      expect(response.status).toBe(403);
+      expectNoData(await response.text());
+    }
+    // The twin was looked up on its own (by sub, then cached under its own key): the admin's cached
+    // attributes were not reused.
+    expect(access.lookups - lookupsBefore).toBe(1);
+  });
+
+  it('an access token, or an ID token of another client, is refused with the claim named', async () => {
+    const accessToken = await sign(key, { token_use: 'access', client_id: CLIENT, username: 'admin@test', sub: 'admin@test', aud: undefined });
+    const refused = await query(accessToken);
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('www-authenticate')).toContain('error="invalid_token"');
+    expect(await refused.json()).toMatchObject({ code: 'INVALID_TOKEN', message: expect.stringContaining('token_use') });
+    const otherClient = await query(await sign(key, { email: 'admin@test', aud: 'another-client-of-the-pool' }));
+    expect(otherClient.status).toBe(401);
+    expect(await otherClient.json()).toMatchObject({ code: 'INVALID_TOKEN', message: expect.stringContaining('aud') });
+    const upload = await fetch(`${base}/ds/upload`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${accessToken}`, 'content-type': 'text/turtle' },
+      body: '<http://example/x> <http://example/y> "z" .',
+    });
+    expect(upload.status).toBe(401);
+  });
+
+  it('access tokens only when configured, and then only of the configured clients', async () => {
+    const s = await createGraphServer(
+      { security: { jwksUrl: `${jwks.url}/jwks.json`, openIdProviderUrl: ISSUER, userAttributesUrl: access.url, clientIds: [CLIENT], acceptAccessTokens: true } },
+      { logger: false },
+    );
+    const url = await s.listen({ port: 0 });
+    const accessToken = (clientId: string) => sign(key, { token_use: 'access', client_id: clientId, username: 'admin@test', sub: 'admin@test', aud: undefined });
+    expect((await query(await accessToken(CLIENT), url)).status).toBe(200);
+    const other = await query(await accessToken('another-client'), url);
+    expect(other.status).toBe(401);
+    expect(await other.json()).toMatchObject({ message: expect.stringContaining('client_id') });
+    await s.close();
+  });
+
+  it('secure mode without client ids refuses to start, saying what to set', async () => {
+    await expect(
+      createGraphServer({ security: { jwksUrl: `${jwks.url}/jwks.json`, openIdProviderUrl: ISSUER, userAttributesUrl: access.url } }, { logger: false }),
+    ).rejects.toThrow(/TOKEN_CLIENT_IDS/);
+  });
+});
+
+describe('logs (issue 13)', () => {
+  it('a token in the query string never appears in the log; neither do code, refresh_token or password', async () => {
+    const lines: string[] = [];
+    const s = await createGraphServer(
+      { security: { jwksUrl: `${jwks.url}/jwks.json`, openIdProviderUrl: ISSUER, userAttributesUrl: access.url, clientIds: [CLIENT] } },
+      { logger: { level: 'info', stream: { write: (line: string) => void lines.push(line) } } as never },
+    );
+    const url = await s.listen({ port: 0 });
+    const token = await sign(key, { email: 'admin@test' });
+    const response = await fetch(`${url}/ds/query?query=${encodeURIComponent(QUERY)}&access_token=${token}&code=c0de-secret&refresh_token=r3fresh&password=pa55word`);
+    expect(response.status).toBe(401);
+    await fetch(`${url}/ds/query?query=${encodeURIComponent(QUERY)}&whatever=${token}`, { headers: { authorization: `Bearer ${token}` } });
+    await s.close();
+    const log = lines.join('\n');
+    expect(log).toContain('/ds/query');
+    for (const secret of [token, token.split('.')[2]!, 'c0de-secret', 'r3fresh', 'pa55word']) expect(log).not.toContain(secret);
+  });
+});
+
+describe('key rotation and JWKS outages with the default refetch floor', () => {
+  async function clocked() {
+    const keys = await jwksServer([key]);
+    const clock = { offset: 0 };
+    const s = await createGraphServer(
+      { security: { jwksUrl: `${keys.url}/jwks.json`, openIdProviderUrl: ISSUER, userAttributesUrl: access.url, clientIds: [CLIENT] } },
+      { logger: false, now: () => Date.now() + clock.offset },
+    );
+    await s.store.load(DATA, { format: 'application/trig' });
+    const url = await s.listen({ port: 0 });
+    expect((await query(await sign(key, { email: 'admin@test' }), url)).status).toBe(200);
+    return { keys, clock, s, url, async close() { await s.close(); await keys.close(); } };
+  }
+
+  it('a valid token signed with a freshly rotated key is accepted on its first request', async () => {
+    const node = await clocked();
+    const rotated = await makeKey('k-new');
+    node.keys.keys = [key, rotated];
+    node.clock.offset = 1_000;
+    expect((await query(await sign(rotated, { email: 'admin@test' }), node.url)).status).toBe(200);
+    await node.close();
+  });
+
+  it('JWKS down: a well-formed token gets 503 JWKS_UNAVAILABLE on every request, never 401', async () => {
+    const node = await clocked();
+    node.keys.mode = 'down';
+    node.clock.offset = 2_000;
+    const rotated = await makeKey('k-new');
+    const token = await sign(rotated, { email: 'admin@test' });
+    for (let i = 0; i < 3; i++) {
+      const response = await query(token, node.url);
+      expect(response.status).toBe(503);
+      expect(await response.json()).toMatchObject({ code: 'JWKS_UNAVAILABLE' });
+    }
+    node.keys.keys = [key, rotated];
+    node.keys.mode = 'ok';
+    expect((await query(token, node.url)).status).toBe(200);
+    await node.close();
   });
 });
 

@@ -6,7 +6,7 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGraphServer, type GraphServer } from '../src/index.js';
-import { accessStub, ISSUER, jwksServer, makeKey, rawRequest, sign, type Key } from './helpers.js';
+import { accessStub, CLIENT, ISSUER, jwksServer, makeKey, rawRequest, sign, type Key } from './helpers.js';
 
 const PUBLIC = `PREFIX : <http://example/>
 :pub :p "public" .
@@ -68,7 +68,7 @@ beforeAll(async () => {
     },
   });
   server = await createGraphServer(
-    { security: { jwksUrl: `${jwks.url}/jwks.json`, openIdProviderUrl: ISSUER, userAttributesUrl: access.url }, dataset: { name: 'ds', defaultLabel: 'employee', permissions: { read: 'ianode_read | ianode_admin', write: 'ianode_admin' } } },
+    { security: { jwksUrl: `${jwks.url}/jwks.json`, openIdProviderUrl: ISSUER, userAttributesUrl: access.url, clientIds: [CLIENT] }, dataset: { name: 'ds', defaultLabel: 'employee', permissions: { read: 'ianode_read | ianode_admin', write: 'ianode_admin' } } },
     { logger: { level: 'info', stream } as never, jwksCooldownMs: 0 },
   );
   base = await server.listen({ port: 0 });
@@ -162,7 +162,8 @@ describe('SPARQL Update endpoint', () => {
     logLines.length = 0;
     await sparqlUpdate('writer', 'INSERT DATA { <http://e/audit> <http://e/p> 1 }');
     const line = logLines.find((l) => l.audit === true);
-    expect(line).toMatchObject({ audit: true, user: 'writer@test', operation: 'sparql-update', outcome: 'ok', inserted: 1 });
+    // Who wrote is the token's identity (iss, sub); the display name is there for people.
+    expect(line).toMatchObject({ audit: true, user: 'writer@test', identity: JSON.stringify([ISSUER, 'writer@test']), operation: 'sparql-update', outcome: 'ok', inserted: 1 });
   });
 });
 

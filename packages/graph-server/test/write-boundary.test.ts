@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore, type KeyQuad, type QuadStore } from '@ianode/store';
 import { createGraphServer, type GraphServer } from '../src/index.js';
-import { accessStub, ISSUER, jwksServer, makeKey, rawRequest, sign, type Key, type RawResponse } from './helpers.js';
+import { accessStub, CLIENT, ISSUER, jwksServer, makeKey, rawRequest, sign, type Key, type RawResponse } from './helpers.js';
 
 const DIRECTORY = {
   'admin@test': ['employee', 'ianode_admin', 'ianode_read'],
@@ -70,7 +70,7 @@ async function node(withHidden: boolean | 'pending'): Promise<Node> {
   await store.load(PUBLIC, { format: 'application/trig', label: '*' });
   await store.load(withHidden === 'pending' ? PENDING : withHidden ? HIDDEN : DECOY, { format: 'application/trig', label: 'employee' });
   const server = await createGraphServer(
-    { security: { jwksUrl: `${jwks.url}/jwks.json`, openIdProviderUrl: ISSUER, userAttributesUrl: access.url }, dataset: { name: 'ds', defaultLabel: 'employee' } },
+    { security: { jwksUrl: `${jwks.url}/jwks.json`, openIdProviderUrl: ISSUER, userAttributesUrl: access.url, clientIds: [CLIENT] }, dataset: { name: 'ds', defaultLabel: 'employee' } },
     { logger: false, store, jwksCooldownMs: 0 },
   );
   return { server, store, base: await server.listen({ port: 0 }) };

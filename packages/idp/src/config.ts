@@ -17,7 +17,7 @@ export interface IdpConfig {
    * headers. Default `http://localhost:<listening port>` (9229 before `listen`).
    */
   publicUrl?: string;
-  /** Region written into ARNs. Requests may be signed for any region. */
+  /** Region written into ARNs; admin requests must be SigV4-signed for this region. */
   region?: string;
   /** Account id written into ARNs. */
   accountId?: string;

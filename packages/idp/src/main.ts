@@ -71,7 +71,9 @@ async function serve(v: ReturnType<typeof options>['values']): Promise<void> {
     process.stdout.write(
       `\nIdP admin credentials (generated now, shown once; sign admin calls with them):\n` +
         `  export AWS_ACCESS_KEY_ID=${server.admin.accessKeyId}\n` +
-        `  export AWS_SECRET_ACCESS_KEY=${server.admin.secretAccessKey}\n\n`,
+        `  export AWS_SECRET_ACCESS_KEY=${server.admin.secretAccessKey}\n` +
+        // Signatures must be scoped to the IdP's region.
+        `  export AWS_DEFAULT_REGION=${server.context.region}\n\n`,
     );
   }
   const host = v.host ?? env.IDP_HOST ?? '127.0.0.1';

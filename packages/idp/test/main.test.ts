@@ -95,7 +95,7 @@ describe.runIf(existsSync(MAIN))('main.js', () => {
     const host = new URL(first.url).host;
     const headers = signRequestV4(
       { method: 'POST', url: '/', headers: { host, 'content-type': 'application/x-amz-json-1.1', 'x-amz-target': 'AWSCognitoIdentityProviderService.ListUserPools' }, body },
-      { accessKeyId: keyId!, secretAccessKey: secret!, region: 'eu-west-1', service: 'cognito-idp', now: Date.now() },
+      { accessKeyId: keyId!, secretAccessKey: secret!, region: 'us-east-1', service: 'cognito-idp', now: Date.now() },
     );
     const listed = await fetch(`${first.url}/`, { method: 'POST', headers, body });
     expect(listed.status).toBe(200);

@@ -127,6 +127,22 @@ describe('throttling of failed sign-ins', () => {
     expect((await signIn(idp, clientId, 'ghost', 'Wrong-password-1')).body.message).toBe('Password attempts exceeded');
   });
 
+  it('counts failures per account, whatever the spelling of the name or alias (case-insensitive aliases)', async () => {
+    const aliased = await idp.ok<{ UserPool: { Id: string } }>('CreateUserPool', { PoolName: 'alias-pool', AliasAttributes: ['email'] });
+    const { UserPoolClient } = await idp.ok<{ UserPoolClient: { ClientId: string } }>('CreateUserPoolClient', {
+      UserPoolId: aliased.UserPool.Id,
+      ClientName: 'alias-client',
+      ExplicitAuthFlows: ['ALLOW_USER_PASSWORD_AUTH'],
+    });
+    await createUser(idp, aliased.UserPool.Id, 'uma', { attributes: { email: 'Uma@Example.org', email_verified: 'true' } });
+    expect((await signIn(idp, UserPoolClient.ClientId, 'UMA@example.ORG')).status).toBe(200);
+    for (const spelling of ['uma@example.org', 'UMA@EXAMPLE.ORG', 'Uma@example.org', 'uMa@Example.Org', 'uma']) {
+      expect((await signIn(idp, UserPoolClient.ClientId, spelling, 'Wrong-password-1')).body.message).toBe(BAD_CREDENTIALS);
+    }
+    expect((await signIn(idp, UserPoolClient.ClientId, 'uma')).body.message).toBe('Password attempts exceeded');
+    expect((await signIn(idp, UserPoolClient.ClientId, 'uma@EXAMPLE.org')).body.message).toBe('Password attempts exceeded');
+  });
+
   it('lock-outs double with further failures and an admin password reset lifts them', async () => {
     await createUser(idp, poolId, 'tess');
     for (let i = 0; i < 8; i++) {
@@ -160,7 +176,13 @@ describe('passwords are never stored or logged in clear', () => {
     const r = (await signIn(idp, clientId, 'pat', SECRET_PASSWORD)).body.AuthenticationResult!;
     await idp.call('GetUser', { AccessToken: r.AccessToken });
     await fetch(`${idp.base}/oauth2/userInfo`, { headers: { authorization: `Bearer ${r.AccessToken}` } });
+    // Credentials in a query string (where they do not belong) are not logged either.
+    await fetch(`${idp.base}/oauth2/userInfo?access_token=${r.AccessToken}`);
+    await fetch(`${idp.base}/logout?id_token_hint=${r.IdToken}&refresh_token=${r.RefreshToken}&code=c0de-in-url`);
     const logs = idp.logs.join('');
+    expect(logs).toContain('/oauth2/userInfo');
+    expect(logs).not.toContain(r.IdToken.split('.')[2]);
+    expect(logs).not.toContain('c0de-in-url');
     expect(logs.length).toBeGreaterThan(1000);
     expect(logs).not.toContain(SECRET_PASSWORD);
     expect(logs).not.toContain('Another-Distinct-Pass-9');

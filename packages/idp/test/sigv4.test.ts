@@ -27,7 +27,7 @@ function sign(overrides: Partial<{ region: string; service: string; secret: stri
 function verify(headers: Record<string, string>, opts: { body?: string; url?: string; at?: number } = {}) {
   verifySignatureV4(
     { method: 'POST', url: opts.url ?? '/', headers, body: Buffer.from(opts.body ?? body) },
-    { ...creds, service: 'cognito-idp', now: opts.at ?? now, maxSkewMs: 15 * 60_000 },
+    { ...creds, region: 'us-east-1', service: 'cognito-idp', now: opts.at ?? now, maxSkewMs: 15 * 60_000 },
   );
 }
 
@@ -41,9 +41,18 @@ function codeOf(fn: () => void): string | undefined {
 }
 
 describe('SigV4 verification', () => {
-  it('accepts a correctly signed request in any region', () => {
+  it('accepts a correctly signed request for the configured region and service only', () => {
     expect(codeOf(() => verify(sign()))).toBeUndefined();
-    expect(codeOf(() => verify(sign({ region: 'eu-west-2' })))).toBeUndefined();
+    // Correctly signed with the right key, but scoped to another region or service: refused.
+    expect(codeOf(() => verify(sign({ region: 'eu-west-2' })))).toBe('InvalidSignatureException');
+    expect(codeOf(() => verify(sign({ service: 'iam' })))).toBe('InvalidSignatureException');
+    let message = '';
+    try {
+      verify(sign({ region: 'eu-west-2' }));
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toContain("'us-east-1'");
   });
 
   it('reproduces the signature of the AWS SigV4 documentation example (known answer)', () => {
@@ -68,7 +77,7 @@ describe('SigV4 verification', () => {
     expect(() =>
       verifySignatureV4(
         { method: 'GET', url: request.url, headers: withTarget, body: Buffer.alloc(0) },
-        { ...example, service: 'iam', now: at, maxSkewMs: 60_000 },
+        { ...example, region: 'us-east-1', service: 'iam', now: at, maxSkewMs: 60_000 },
       ),
     ).not.toThrow();
   });

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import Database from 'better-sqlite3';
 import { AccessError, conflict, invalid, notFound } from '../errors.js';
 import { openDatabase, type Db } from './database.js';
@@ -10,7 +11,9 @@ import type {
   NewAttributeDefinition,
   NewGroup,
   NewUser,
+  Resolution,
   Sighting,
+  SubjectLink,
   UserPatch,
   UserRecord,
 } from './types.js';
@@ -27,6 +30,14 @@ interface UserRow {
   last_seen_at: string | null;
   created_at: string;
   updated_at: string;
+}
+
+interface SubjectRow {
+  issuer: string;
+  subject: string;
+  user_id: string;
+  linked_by: SubjectLink['linkedBy'];
+  linked_at: string;
 }
 
 interface DefinitionRow {
@@ -142,30 +153,110 @@ export class Directory {
     });
   }
 
+  /** The entry linked to a token identity (iss, sub), if any. */
+  findBySubject(issuer: string, subject: string): UserRecord | undefined {
+    const id = this.db.prepare('SELECT user_id FROM user_subjects WHERE issuer = ? AND subject = ?').pluck().get(issuer, subject) as string | undefined;
+    return id === undefined ? undefined : this.getUser(id);
+  }
+
   /**
-   * Records that a user presented a valid token: an unknown user is created inactive with no
-   * attributes; a known one gets the token's groups (kept for lookups by an administrator) and any
-   * profile field it lacks. Writes only when something changed.
+   * The directory entry of a token identity. In order: the entry linked to (iss, sub); else, when
+   * `linkByEmail` is on and the token says `email_verified: true`, the one entry whose e-mail
+   * address (or, for directories made before identities were linked, whose id) is that address,
+   * which is then linked to this subject for good; else, with `create`, a new inactive entry with no
+   * attributes. An address already claimed by another subject, or held by several unlinked entries,
+   * is a `conflict`: nothing is linked or created, and the caller gets no entry.
    */
-  observe(seen: Sighting): { user: UserRecord; created: boolean } {
+  resolveSubject(seen: Sighting, options: { linkByEmail: boolean; create: boolean }): Resolution {
+    // The common case (a linked identity) reads only; linking and recording take the write lock.
+    const known = this.findBySubject(seen.issuer, seen.subject);
+    if (known !== undefined) return { user: known, created: false };
+    return this.write((): Resolution => {
+      const linked = this.findBySubject(seen.issuer, seen.subject);
+      if (linked !== undefined) return { user: linked, created: false };
+      const email = seen.email?.trim();
+      if (options.linkByEmail && seen.emailVerified === true && email !== undefined && email !== '') {
+        const candidates = this.db
+          .prepare('SELECT id FROM users WHERE lower(email) = lower(?) OR lower(id) = lower(?) ORDER BY created_at, id')
+          .pluck()
+          .all(email, email) as string[];
+        if (candidates.length > 0) {
+          const claimed = candidates.filter((id) => this.subjectOf(id) !== null);
+          if (claimed.length > 0) return { user: undefined, created: false, conflict: `the address is already linked to another identity (entry ${claimed[0]})` };
+          if (candidates.length > 1) return { user: undefined, created: false, conflict: `the address names ${candidates.length} directory entries` };
+          this.link(candidates[0]!, seen.issuer, seen.subject, 'email');
+          return { user: this.requireUser(candidates[0]!), created: false, linkedBy: 'email' };
+        }
+      }
+      if (!options.create) return { user: undefined, created: false };
+      // A readable id when the address is verified and free, else the subject (made unique per issuer).
+      const verifiedEmail = seen.emailVerified === true && email !== undefined && email !== '' ? email : undefined;
+      const preferred = options.linkByEmail && verifiedEmail !== undefined ? verifiedEmail : seen.subject;
+      let id = preferred.slice(0, MAX_VALUE);
+      if (this.getUser(id) !== undefined) id = `${seen.subject.slice(0, 200)}#${createHash('sha256').update(seen.issuer).digest('hex').slice(0, 12)}`;
+      if (this.getUser(id) !== undefined) throw conflict(`cannot record identity ${seen.subject}: entry ${id} exists`);
+      const stamp = this.stamp();
+      this.db
+        .prepare(`INSERT INTO users (id, username, email, name, active, created_at, updated_at) VALUES (?, ?, ?, ?, 0, ?, ?)`)
+        // An unverified address is not stored: it must never look like a claim on that address.
+        .run(id, clip(seen.username), clip(verifiedEmail), clip(seen.name), stamp, stamp);
+      this.link(id, seen.issuer, seen.subject, 'sighting');
+      return { user: this.requireUser(id), created: true };
+    });
+  }
+
+  /** The identity an entry is linked to, or `null`. */
+  subjectOf(userId: string): SubjectLink | null {
+    const row = this.db.prepare('SELECT * FROM user_subjects WHERE user_id = ?').get(userId) as SubjectRow | undefined;
+    return row === undefined ? null : { issuer: row.issuer, subject: row.subject, linkedBy: row.linked_by, linkedAt: row.linked_at };
+  }
+
+  /** Links an entry to a token identity (admin API); `CONFLICT` when either side is linked elsewhere. */
+  linkSubject(userId: string, issuer: string, subject: string): UserRecord {
+    if (issuer.trim() === '' || subject.trim() === '' || issuer.length > MAX_VALUE || subject.length > MAX_VALUE) {
+      throw invalid(`issuer and subject must be non-empty texts of at most ${MAX_VALUE} characters`);
+    }
     return this.write(() => {
-      const existing = this.getUser(seen.id);
+      this.requireUser(userId);
+      const holder = this.db.prepare('SELECT user_id FROM user_subjects WHERE issuer = ? AND subject = ?').pluck().get(issuer, subject) as string | undefined;
+      if (holder === userId) return this.requireUser(userId);
+      if (holder !== undefined) throw conflict(`that identity is linked to entry ${JSON.stringify(holder)}; unlink it first`);
+      if (this.subjectOf(userId) !== null) throw conflict(`entry ${JSON.stringify(userId)} is linked to another identity; unlink it first`);
+      this.link(userId, issuer, subject, 'admin');
+      return this.requireUser(userId);
+    });
+  }
+
+  /** Removes an entry's identity link (admin API). */
+  unlinkSubject(userId: string): UserRecord {
+    return this.write(() => {
+      this.requireUser(userId);
+      if (this.db.prepare('DELETE FROM user_subjects WHERE user_id = ?').run(userId).changes === 0) throw notFound(`an identity link of user ${JSON.stringify(userId)}`);
+      return this.requireUser(userId);
+    });
+  }
+
+  /** Number of entries not linked to any identity (reported at start after the migration). */
+  unlinkedCount(): number {
+    return this.db.prepare('SELECT count(*) FROM users WHERE id NOT IN (SELECT user_id FROM user_subjects)').pluck().get() as number;
+  }
+
+  /**
+   * Records that the user of an entry presented a valid token: the token's groups (kept for lookups
+   * by an administrator), the time, and any profile field the entry lacks (the e-mail address only
+   * when verified). Writes only when something changed.
+   */
+  observe(userId: string, seen: Sighting): UserRecord {
+    return this.write(() => {
+      const existing = this.requireUser(userId);
       const at = this.now();
       const stamp = at.toISOString();
       const groups = JSON.stringify([...seen.groups]);
-      if (existing === undefined) {
-        this.db
-          .prepare(
-            `INSERT INTO users (id, username, email, name, active, token_groups, token_groups_seen_at, last_seen_at, created_at, updated_at)
-             VALUES (?, ?, ?, ?, 0, ?, ?, ?, ?, ?)`,
-          )
-          .run(seen.id, clip(seen.username), clip(seen.email), clip(seen.name), groups, stamp, stamp, stamp, stamp);
-        return { user: this.requireUser(seen.id), created: true };
-      }
+      const email = seen.emailVerified === true ? seen.email : undefined;
       const stale = existing.lastSeenAt === null || at.getTime() - Date.parse(existing.lastSeenAt) >= SEEN_RESOLUTION_MS;
       const fills =
         (existing.username === null && seen.username !== undefined) ||
-        (existing.email === null && seen.email !== undefined) ||
+        (existing.email === null && email !== undefined) ||
         (existing.name === null && seen.name !== undefined);
       if (stale || fills || JSON.stringify(existing.tokenGroups) !== groups) {
         this.db
@@ -174,10 +265,10 @@ export class Directory {
                username = coalesce(username, ?), email = coalesce(email, ?), name = coalesce(name, ?)
              WHERE id = ?`,
           )
-          .run(groups, stamp, stamp, clip(seen.username), clip(seen.email), clip(seen.name), seen.id);
-        return { user: this.requireUser(seen.id), created: false };
+          .run(groups, stamp, stamp, clip(seen.username), clip(email), clip(seen.name), userId);
+        return this.requireUser(userId);
       }
-      return { user: existing, created: false };
+      return existing;
     });
   }
 
@@ -325,6 +416,10 @@ export class Directory {
     }
   }
 
+  private link(userId: string, issuer: string, subject: string, by: SubjectLink['linkedBy']): void {
+    this.db.prepare('INSERT INTO user_subjects (issuer, subject, user_id, linked_by, linked_at) VALUES (?, ?, ?, ?, ?)').run(issuer, subject, userId, by, this.stamp());
+  }
+
   private stamp(): string {
     return this.now().toISOString();
   }
@@ -421,6 +516,7 @@ export class Directory {
       attributes: Object.fromEntries(attributes),
       groups,
       tokenGroups: JSON.parse(row.token_groups) as string[],
+      subject: this.subjectOf(row.id),
       tokenGroupsSeenAt: row.token_groups_seen_at,
       lastSeenAt: row.last_seen_at,
       createdAt: row.created_at,

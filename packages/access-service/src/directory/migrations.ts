@@ -54,4 +54,20 @@ export const MIGRATIONS: readonly string[] = [
   ) STRICT;
   CREATE INDEX group_members_by_user ON group_members(user_id);
   `,
+  // 2 (issue 13): a user is the pair (issuer, subject) of their tokens, not a name or an address.
+  // Each directory entry is linked to at most one subject and each subject to one entry. Entries of
+  // directories made before this migration start unlinked (their ids were the e-mail claim); they are
+  // linked on first sight by a verified e-mail address when the service is configured for it, or by
+  // an administrator (PUT /users/{id}/subject).
+  `
+  CREATE TABLE user_subjects (
+    issuer TEXT NOT NULL,
+    subject TEXT NOT NULL,
+    user_id TEXT NOT NULL UNIQUE REFERENCES users(id) ON DELETE CASCADE,
+    linked_by TEXT NOT NULL CHECK (linked_by IN ('sighting', 'email', 'admin')),
+    linked_at TEXT NOT NULL,
+    PRIMARY KEY (issuer, subject)
+  ) STRICT;
+  CREATE INDEX users_by_email ON users(lower(email));
+  `,
 ];

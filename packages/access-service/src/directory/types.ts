@@ -16,6 +16,8 @@ export interface UserRecord {
   groups: string[];
   /** Groups of the user's own token at their last whoami or lookup. */
   tokenGroups: string[];
+  /** The token identity (iss, sub) this entry belongs to; `null` while unlinked. */
+  subject: SubjectLink | null;
   tokenGroupsSeenAt: string | null;
   lastSeenAt: string | null;
   createdAt: string;
@@ -46,12 +48,30 @@ export interface UserPatch {
 
 /** What a verified token says about a user the service sees. */
 export interface Sighting {
-  id: string;
+  /** `iss` and `sub`: the identity. */
+  issuer: string;
+  subject: string;
+  /** `email_verified === true` in the token (only then may the address link a directory entry). */
+  emailVerified?: boolean;
   groups: readonly string[];
   username?: string | undefined;
   email?: string | undefined;
   name?: string | undefined;
 }
+
+/** How a directory entry is tied to a token identity. */
+export interface SubjectLink {
+  issuer: string;
+  subject: string;
+  /** `sighting`: created for an unknown subject; `email`: claimed by a verified address; `admin`: set through the API. */
+  linkedBy: 'sighting' | 'email' | 'admin';
+  linkedAt: string;
+}
+
+/** The directory entry of a token identity, or why there is none. */
+export type Resolution =
+  | { user: UserRecord; created: boolean; linkedBy?: 'email' }
+  | { user: undefined; created: false; conflict?: string };
 
 export interface GroupRecord {
   name: string;

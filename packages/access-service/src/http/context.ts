@@ -1,14 +1,21 @@
 import type { VerifiedToken } from '@ianode/auth';
+import type { Resolution } from '../directory/types.js';
 
 /** Who may call a route. */
 export type RouteAuth = 'public' | 'user' | 'admin';
 
 /** The authenticated caller of a request. */
 export interface Caller {
+  /** Display name from the token (logs only; never a key). */
   user: string;
+  /** The token identity. */
+  issuer: string;
+  subject: string;
   groups: string[];
   isAdmin: boolean;
   token: VerifiedToken;
+  /** The caller's directory entry as resolved when the request arrived (no entry is created then). */
+  resolution: Resolution;
 }
 
 /** Extra fields of a request's audit line, set by the handler. */

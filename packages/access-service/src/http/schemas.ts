@@ -50,6 +50,17 @@ export const user = {
     attributes: attributeMap,
     groups: { ...strList, description: 'Directory group memberships' },
     tokenGroups: { ...strList, description: "Groups of the user's token at their last whoami or lookup" },
+    subject: {
+      description: 'The token identity (iss, sub) this entry belongs to; null while unlinked',
+      anyOf: [
+        { type: 'null' },
+        {
+          type: 'object',
+          properties: { issuer: str, subject: str, linkedBy: { type: 'string', enum: ['sighting', 'email', 'admin'] }, linkedAt: str },
+          required: ['issuer', 'subject', 'linkedBy', 'linkedAt'],
+        },
+      ],
+    },
     tokenGroupsSeenAt: nullableStr,
     lastSeenAt: nullableStr,
     createdAt: str,
@@ -62,6 +73,8 @@ export const whoami = {
   type: 'object',
   properties: {
     userId: str,
+    issuer: { ...str, description: 'The token issuer (iss): with subject, the identity' },
+    subject: { ...str, description: 'The token subject (sub)' },
     username: nullableStr,
     email: nullableStr,
     name: nullableStr,
@@ -70,7 +83,7 @@ export const whoami = {
     attributes: attributeMap,
     dataAttributes: { ...strList, description: 'What the graph server evaluates labels against' },
   },
-  required: ['userId', 'username', 'email', 'name', 'active', 'groups', 'attributes', 'dataAttributes'],
+  required: ['userId', 'issuer', 'subject', 'username', 'email', 'name', 'active', 'groups', 'attributes', 'dataAttributes'],
 } as const;
 
 export const lookup = {

@@ -7,7 +7,9 @@
  * Responses follow the GraphQL-over-HTTP convention: `application/graphql-response+json` when the
  * client accepts it, else `application/json`; 400 when there is no `data` (parse, validation,
  * limit or request errors), 200 otherwise. A client asking for HTML (a browser) gets a small
- * self-contained query page. `x-dataset-scans` tells how many dataset scans the request took.
+ * self-contained query page. No header tells how much work a request took: the number of dataset
+ * scans depended on data hidden from the caller (a side channel, issue 13), so it is logged at
+ * debug level for operators instead.
  * `graphql: false` in the configuration: 404.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -79,9 +81,9 @@ export function registerGraphql(app: FastifyInstance, ctx: RouteContext): void {
       deadline: queryTimeoutMs > 0 ? Date.now() + queryTimeoutMs : undefined,
     });
     ctx.metrics.queries.inc({ outcome: outcome.hasData && outcome.body.errors === undefined ? 'ok' : 'error' });
+    request.log.debug({ scans: outcome.scans }, 'graphql request');
     return reply
       .code(outcome.timedOut === true ? statusOf('QUERY_TIMEOUT') : outcome.hasData ? 200 : 400)
-      .header('x-dataset-scans', String(outcome.scans))
       .type(`${mediaType === 'html' ? 'application/json' : mediaType}; charset=utf-8`)
       .send(JSON.stringify(outcome.body));
   };

@@ -14,7 +14,7 @@ import type { Client } from '../model/clients.js';
 import type { Pool } from '../model/pools.js';
 import { insertChallenge, takeChallenge } from '../model/sessions.js';
 import { clearFailures, isLockedOut, recordFailure } from '../model/throttle.js';
-import { findUser, findUserBySub, saveUser, usernameKey, type User } from '../model/users.js';
+import { findUser, findUserBySub, saveUser, throttleKey, type User } from '../model/users.js';
 
 export type SignInOutcome =
   | { kind: 'signed-in'; user: User }
@@ -29,11 +29,11 @@ export async function signInWithPassword(
   username: string,
   password: string,
 ): Promise<SignInOutcome> {
-  const key = usernameKey(pool, username);
+  const user = findUser(ctx.db, pool, username);
+  const key = throttleKey(user, username);
   const now = ctx.now();
   if (isLockedOut(ctx.db, pool.id, key, now)) throw notAuthorized('Password attempts exceeded');
 
-  const user = findUser(ctx.db, pool, username);
   const ok = user?.passwordHash ? await verifyPassword(password, user.passwordHash) : await verifyAgainstDummy(password, ctx.scryptCost);
   if (!user || !ok) {
     recordFailure(ctx.db, ctx.throttle, pool.id, key, ctx.now());

@@ -110,7 +110,7 @@ export async function cognitoApi(app: FastifyInstance, ctx: IdpContext): Promise
   const verify = async (request: FastifyRequest) => {
     verifySignatureV4(
       { method: request.method, url: request.originalUrl, headers: request.headers, body: request.rawBody ?? Buffer.alloc(0) },
-      { ...ctx.admin, service: 'cognito-idp', now: ctx.now(), maxSkewMs: ctx.signatureMaxSkewMs },
+      { ...ctx.admin, region: ctx.region, service: 'cognito-idp', now: ctx.now(), maxSkewMs: ctx.signatureMaxSkewMs },
     );
   };
 

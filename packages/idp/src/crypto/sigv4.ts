@@ -1,7 +1,9 @@
 /**
  * Verification of AWS Signature Version 4 (header form) for the admin operations:
  * canonical request → string to sign → HMAC chain (`AWS4`+secret, date, region, service,
- * `aws4_request`) → signature, compared in constant time. Any region; service `cognito-idp`.
+ * `aws4_request`) → signature, compared in constant time. The credential scope must name the
+ * configured region and service (`cognito-idp`), as Cognito requires of its own endpoint: a
+ * signature made for another region or service is not one made for this IdP.
  * `host`, `x-amz-date` and `x-amz-target` must be among the signed headers, so a captured
  * request cannot be replayed against another operation or host; the body is bound by its hash.
  */
@@ -19,6 +21,8 @@ export interface SignedRequest {
 export interface VerifyOptions {
   accessKeyId: string;
   secretAccessKey: string;
+  /** The region the credential scope must name (the IdP's configured region). */
+  region: string;
   service: string;
   now: number;
   maxSkewMs: number;
@@ -132,8 +136,9 @@ export function verifySignatureV4(req: SignedRequest, opts: VerifyOptions): void
   if (!authorization) throw unrecognized('Missing Authentication Token: admin operations need an AWS Signature V4 signed request.');
   const auth = parseAuthorization(authorization);
   if (auth.accessKeyId !== opts.accessKeyId) throw unrecognized();
-  if (auth.service !== opts.service || auth.terminator !== 'aws4_request' || !/^[a-z0-9-]+$/.test(auth.region))
-    throw badSignature(`Credential should be scoped to a valid region and the service '${opts.service}'.`);
+  if (auth.terminator !== 'aws4_request') throw badSignature("Credential should be scoped with a valid terminator: 'aws4_request'.");
+  if (auth.region !== opts.region) throw badSignature(`Credential should be scoped to a valid region: '${opts.region}'.`);
+  if (auth.service !== opts.service) throw badSignature(`Credential should be scoped to correct service: '${opts.service}'.`);
 
   const signed = auth.signedHeaders;
   if (signed.join(';') !== [...signed].sort().join(';') || signed.some((h) => h !== h.toLowerCase()))

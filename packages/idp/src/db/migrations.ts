@@ -132,4 +132,21 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 2,
+    name: 'subject revocations',
+    // Sign-out, disable and delete revoke every token of a subject issued up to a moment; relying
+    // parties read them (hashed) from GET /<pool>/revocations. No foreign key: a deleted user's
+    // revocation must outlive the user.
+    sql: `
+      CREATE TABLE subject_revocations (
+        pool_id TEXT NOT NULL,
+        sub TEXT NOT NULL,
+        revoked_before INTEGER NOT NULL,
+        reason TEXT NOT NULL,
+        PRIMARY KEY (pool_id, sub)
+      );
+      CREATE INDEX sessions_by_revocation ON sessions(pool_id, revoked_at);
+    `,
+  },
 ];

@@ -47,6 +47,14 @@ const toUser = (r: UserRow): User => ({
 export const usernameKey = (pool: Pool, username: string): string =>
   pool.config.CaseSensitive ? username : username.toLowerCase();
 
+/**
+ * The key failed sign-ins are counted under: the user's `sub` when the name resolves to a user (so
+ * every spelling of the name or alias, in pools that match them case-insensitively, counts against
+ * one account), else the name in lower case (so an unknown name is not tried per spelling either).
+ */
+export const throttleKey = (user: Pick<User, 'sub'> | undefined, name: string): string =>
+  user !== undefined ? `sub:${user.sub}` : `name:${name.toLowerCase()}`;
+
 const signsInWithEmail = (pool: Pool): boolean =>
   pool.config.UsernameAttributes.includes('email') || pool.config.AliasAttributes.includes('email');
 

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { IdpContext } from '../context.js';
 import { SIGNING_ALG } from '../keys/key-store.js';
 import { findPool } from '../model/pools.js';
+import { revocationList } from '../model/revocations.js';
 import { OAUTH_SCOPES } from '../cognito/ops/user-pool-clients.js';
 
 const PoolParams = {
@@ -104,6 +105,18 @@ export async function discoveryRoutes(app: FastifyInstance, ctx: IdpContext): Pr
       const { poolId } = request.params;
       if (!findPool(ctx.db, poolId)) return reply.code(404).send(unknownPool(poolId));
       return reply.header('cache-control', 'public, max-age=300').send(discoveryDocument(ctx, poolId));
+    },
+  );
+
+  // Revoked subjects and sessions (issue 13), hashed: a relying party polls this to refuse tokens
+  // of signed-out, disabled or deleted users before they expire. Not cached by intermediaries.
+  app.get<{ Params: { poolId: string } }>(
+    '/:poolId/revocations',
+    { schema: { params: PoolParams, response: { 404: notFoundSchema } } },
+    async (request, reply) => {
+      const { poolId } = request.params;
+      if (!findPool(ctx.db, poolId)) return reply.code(404).send(unknownPool(poolId));
+      return reply.header('cache-control', 'no-store').send({ issuer: ctx.issuer(poolId), ...revocationList(ctx.db, poolId, ctx.now()) });
     },
   );
 }

@@ -2,19 +2,22 @@ import { AuthError } from '@ianode/auth';
 import type { FastifyInstance } from 'fastify';
 import { dataAttributes, displayAttributes, effectiveGroups } from '../../directory/data-attributes.js';
 import type { Directory } from '../../directory/directory.js';
-import type { Sighting } from '../../directory/types.js';
+import type { Sighting, UserRecord } from '../../directory/types.js';
 import { notFound } from '../../errors.js';
-import type { Caller } from '../context.js';
+import type { VerifiedToken } from '@ianode/auth';
 import { authErrors, bearer, errorReply, lookup, param, whoami } from '../schemas.js';
 
-/** What a caller's verified token says about their profile. */
-export function sightingOf(caller: Caller): Sighting {
-  const claims = caller.token.claims;
+/** What a verified token says about its bearer: the identity (iss, sub) and the profile. */
+export function sightingOf(token: VerifiedToken): Sighting {
+  const claims = token.claims;
   const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
   const joined = [text(claims.given_name), text(claims.family_name)].filter((part) => part !== undefined).join(' ');
   return {
-    id: caller.user,
-    groups: caller.groups,
+    issuer: token.issuer,
+    subject: token.subject,
+    // Only a real boolean true counts (Cognito sends a boolean; a string "true" is not trusted).
+    emailVerified: claims.email_verified === true,
+    groups: token.groups,
     username: text(claims['cognito:username']) ?? text(claims.username) ?? text(claims.preferred_username),
     email: text(claims.email),
     name: text(claims.name) ?? (joined === '' ? undefined : joined),
@@ -22,14 +25,17 @@ export function sightingOf(caller: Caller): Sighting {
 }
 
 /** `GET /whoami` and `GET /users/lookup/{user}` (SPEC §6). */
-export function registerSelfRoutes(app: FastifyInstance, directory: Directory): void {
+export function registerSelfRoutes(app: FastifyInstance, directory: Directory, options: { linkByEmail: boolean }): void {
   app.get(
     '/whoami',
     {
       config: { auth: 'user', audit: 'whoami' },
       schema: {
         summary: "The caller's identity, groups and attributes",
-        description: 'An unknown but validly signed user is recorded on first sight as inactive, with no attributes.',
+        description:
+          'The caller is the identity (iss, sub) of the token. An unknown but validly signed identity is recorded on first sight as ' +
+          'inactive, with no attributes (or, when the service links by e-mail, claims the one unlinked entry of its verified address). ' +
+          'An identity whose address another identity has claimed is refused (403).',
         tags: ['self'],
         security: bearer,
         response: { 200: whoami, ...authErrors },
@@ -37,10 +43,21 @@ export function registerSelfRoutes(app: FastifyInstance, directory: Directory): 
     },
     async (request) => {
       const caller = request.caller!;
-      const { user, created } = directory.observe(sightingOf(caller));
-      request.auditDetail = { target: user.id, ...(created ? { recorded: true } : {}) };
+      const sighting = sightingOf(caller.token);
+      const resolution = caller.resolution.user === undefined && caller.resolution.conflict === undefined
+        ? directory.resolveSubject(sighting, { linkByEmail: options.linkByEmail, create: true })
+        : caller.resolution;
+      if (resolution.user === undefined) {
+        request.auditDetail = { conflict: resolution.conflict ?? 'no entry' };
+        throw new AuthError('FORBIDDEN', 'this identity has no directory entry: its e-mail address is linked to another identity; ask an administrator');
+      }
+      const user = directory.observe(resolution.user.id, sighting);
+      request.caller!.user = user.id;
+      request.auditDetail = { target: user.id, ...(resolution.created ? { recorded: true } : {}) };
       return {
         userId: user.id,
+        issuer: caller.issuer,
+        subject: caller.subject,
         username: user.username,
         email: user.email,
         name: user.name,
@@ -59,12 +76,13 @@ export function registerSelfRoutes(app: FastifyInstance, directory: Directory): 
       schema: {
         summary: 'The attribute strings the graph server evaluates labels against',
         description:
+          "`{user}` is the caller's own subject (`sub`, what the graph server asks) or directory id, or, with the admin group, any directory id. " +
           "Needs the user's own token or one carrying the admin group. Attributes are `name=value` per user attribute plus one per group: " +
           "the caller's token groups when looking up oneself, else the groups of the user's token at their last whoami or lookup. " +
           'An inactive user has no attributes.',
         tags: ['self'],
         security: bearer,
-        params: param('user', 'The user id (the user name from the token)'),
+        params: param('user', "The caller's subject, or a directory id"),
         response: {
           200: lookup,
           ...authErrors,
@@ -77,11 +95,18 @@ export function registerSelfRoutes(app: FastifyInstance, directory: Directory): 
       const caller = request.caller!;
       const target = request.params.user;
       request.auditDetail = { target };
-      const self = caller.user === target;
+      const own = caller.resolution.user;
+      const self = target === caller.subject || (own !== undefined && target === own.id);
       if (!self && !caller.isAdmin) throw new AuthError('FORBIDDEN', 'a token may look up only its own user unless it carries the admin group');
-      let user = directory.getUser(target);
-      if (user === undefined) throw notFound(`user ${JSON.stringify(target)}`);
-      if (self) user = directory.observe(sightingOf(caller)).user;
+      let user: UserRecord | undefined;
+      if (self) {
+        // Oneself is the entry linked to the token's (iss, sub): never an entry found by a name.
+        if (own === undefined) throw notFound(`user ${JSON.stringify(target)}`);
+        user = directory.observe(own.id, sightingOf(caller.token));
+      } else {
+        user = directory.getUser(target);
+        if (user === undefined) throw notFound(`user ${JSON.stringify(target)}`);
+      }
       const attributes = dataAttributes(user, self ? caller.groups : user.tokenGroups);
       request.auditDetail.attributes = attributes;
       return { id: user.id, attributes };

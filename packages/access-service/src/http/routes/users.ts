@@ -113,4 +113,47 @@ export function registerUserRoutes(app: FastifyInstance, directory: Directory): 
       return reply.code(204).send();
     },
   );
+
+  app.put<{ Params: { id: string }; Body: { issuer: string; subject: string } }>(
+    '/users/:id/subject',
+    {
+      config: { auth: 'admin', audit: 'user.link' },
+      schema: {
+        summary: 'Link a user to a token identity (iss, sub)',
+        description: 'The entry then belongs to tokens with this issuer and subject, whatever their e-mail address. 409 when either side is linked elsewhere.',
+        tags: ['admin'],
+        security: bearer,
+        params: idParam,
+        body: {
+          type: 'object',
+          properties: { issuer: { type: 'string', minLength: 1 }, subject: { type: 'string', minLength: 1 } },
+          required: ['issuer', 'subject'],
+          additionalProperties: false,
+        },
+        response: { 200: user, ...adminErrors, 400: errorReply, ...notFoundReply, 409: { ...errorReply, description: 'Linked elsewhere' } },
+      },
+    },
+    async (request) => {
+      request.auditDetail = { target: request.params.id, issuer: request.body.issuer, subject: request.body.subject };
+      return userView(directory.linkSubject(request.params.id, request.body.issuer, request.body.subject));
+    },
+  );
+
+  app.delete<{ Params: { id: string } }>(
+    '/users/:id/subject',
+    {
+      config: { auth: 'admin', audit: 'user.unlink' },
+      schema: {
+        summary: "Remove a user's token identity link",
+        tags: ['admin'],
+        security: bearer,
+        params: idParam,
+        response: { 200: user, ...adminErrors, ...notFoundReply },
+      },
+    },
+    async (request) => {
+      request.auditDetail = { target: request.params.id };
+      return userView(directory.unlinkSubject(request.params.id));
+    },
+  );
 }

@@ -9,9 +9,10 @@ import { checkPasswordPolicy } from '../../crypto/password-policy.js';
 import { IdpError, notAuthorized } from '../../errors.js';
 import { toAttributeList } from '../../model/attributes.js';
 import { requireClient } from '../../model/clients.js';
+import { revokeSubject } from '../../model/revocations.js';
 import { findSessionByRefreshToken, revokeSession, revokeUserSessions } from '../../model/sessions.js';
 import { clearFailures, isLockedOut, recordFailure } from '../../model/throttle.js';
-import { findUserBySub, saveUser, usernameKey } from '../../model/users.js';
+import { findUserBySub, saveUser, throttleKey } from '../../model/users.js';
 import { API_SCOPE } from '../../tokens/issue.js';
 import { verifyAccessToken, type VerifiedAccessToken } from '../../tokens/verify.js';
 import { operation } from '../operation.js';
@@ -44,7 +45,7 @@ export const selfServiceOperations = [
     ]),
     async (ctx, body) => {
       const { user, pool } = await apiCaller(ctx, body.AccessToken);
-      const key = usernameKey(pool, user.username);
+      const key = throttleKey(user, user.username);
       if (isLockedOut(ctx.db, pool.id, key, ctx.now())) throw notAuthorized('Password attempts exceeded');
       if (!user.passwordHash || !(await verifyPassword(body.PreviousPassword, user.passwordHash))) {
         recordFailure(ctx.db, ctx.throttle, pool.id, key, ctx.now());
@@ -62,8 +63,11 @@ export const selfServiceOperations = [
   ),
 
   operation<{ AccessToken: string }>('GlobalSignOut', false, obj({ AccessToken: Token }, ['AccessToken']), async (ctx, body) => {
-    const { user } = await apiCaller(ctx, body.AccessToken);
-    revokeUserSessions(ctx.db, user.sub, ctx.now());
+    const { user, pool } = await apiCaller(ctx, body.AccessToken);
+    ctx.db.tx(() => {
+      revokeUserSessions(ctx.db, user.sub, ctx.now());
+      revokeSubject(ctx.db, pool.id, user.sub, ctx.now(), 'global-sign-out');
+    });
     return {};
   }),
 

@@ -9,6 +9,7 @@ import { checkPasswordPolicy } from '../../crypto/password-policy.js';
 import { IdpError, invalidParameter, userNotFound } from '../../errors.js';
 import { checkAttributes, toAttributeList, type AttributeType } from '../../model/attributes.js';
 import { requirePool, type Pool } from '../../model/pools.js';
+import { revokeSubject } from '../../model/revocations.js';
 import { revokeUserSessions } from '../../model/sessions.js';
 import { clearFailures } from '../../model/throttle.js';
 import {
@@ -18,7 +19,7 @@ import {
   insertUser,
   requireUser,
   saveUser,
-  usernameKey,
+  throttleKey,
   type User,
 } from '../../model/users.js';
 import { operation } from '../operation.js';
@@ -105,7 +106,7 @@ export async function adminSetUserPassword(
       passwordSetAt: now,
       updatedAt: now,
     });
-    clearFailures(ctx.db, pool.id, usernameKey(pool, user.username));
+    clearFailures(ctx.db, pool.id, throttleKey(user, user.username));
   });
 }
 
@@ -131,7 +132,11 @@ export function adminUpdateUserAttributes(ctx: IdpContext, poolId: string, usern
 function setEnabled(ctx: IdpContext, poolId: string, username: string, enabled: boolean): object {
   const pool = requirePool(ctx.db, poolId);
   const user = requireUser(ctx.db, pool, username);
-  saveUser(ctx.db, { ...user, enabled, updatedAt: ctx.now() });
+  ctx.db.tx(() => {
+    saveUser(ctx.db, { ...user, enabled, updatedAt: ctx.now() });
+    // Tokens issued before the disable stay refused after a later enable: the user signs in anew.
+    if (!enabled) revokeSubject(ctx.db, pool.id, user.sub, ctx.now(), 'disabled');
+  });
   return {};
 }
 
@@ -167,8 +172,12 @@ export const userOperations = [
   }),
 
   operation<{ UserPoolId: string; Username: string }>('AdminDeleteUser', true, PoolUser, (ctx, body) => {
-    const user = requireUser(ctx.db, requirePool(ctx.db, body.UserPoolId), body.Username);
-    if (!deleteUser(ctx.db, user.sub)) throw userNotFound();
+    const pool = requirePool(ctx.db, body.UserPoolId);
+    const user = requireUser(ctx.db, pool, body.Username);
+    ctx.db.tx(() => {
+      if (!deleteUser(ctx.db, user.sub)) throw userNotFound();
+      revokeSubject(ctx.db, pool.id, user.sub, ctx.now(), 'deleted');
+    });
     return {};
   }),
 
@@ -204,8 +213,12 @@ export const userOperations = [
   ),
 
   operation<{ UserPoolId: string; Username: string }>('AdminUserGlobalSignOut', true, PoolUser, (ctx, body) => {
-    const user = requireUser(ctx.db, requirePool(ctx.db, body.UserPoolId), body.Username);
-    revokeUserSessions(ctx.db, user.sub, ctx.now());
+    const pool = requirePool(ctx.db, body.UserPoolId);
+    const user = requireUser(ctx.db, pool, body.Username);
+    ctx.db.tx(() => {
+      revokeUserSessions(ctx.db, user.sub, ctx.now());
+      revokeSubject(ctx.db, pool.id, user.sub, ctx.now(), 'global-sign-out');
+    });
     return {};
   }),
 ];
