@@ -242,7 +242,7 @@ describe('with the depth limit off, an overflow in planning or evaluation is sti
   let server: GraphServer;
   let base: string;
   beforeAll(async () => {
-    server = await createGraphServer({ limits: { queryMaxDepth: 0 } }, { logger: false });
+    server = await createGraphServer({ graphql: true, limits: { queryMaxDepth: 0 } }, { logger: false });
     await server.store.load('@prefix : <http://example/> . :a :p :a .', { format: 'application/trig' });
     base = await server.listen({ port: 0 });
   });
@@ -258,5 +258,23 @@ describe('with the depth limit off, an overflow in planning or evaluation is sti
     const r = await fetch(`${base}/ds/query`, { method: 'POST', headers: { 'content-type': 'application/sparql-query', accept: 'application/sparql-results+json' }, body: build(n) });
     expect(r.status).toBe(400);
     expect(await r.json()).toMatchObject({ code: 'QUERY_TOO_COMPLEX' });
+  });
+
+  it('an update whose WHERE overflows: 400, nothing written, the writer free again', async () => {
+    const update = (text: string) => fetch(`${base}/ds/update`, { method: 'POST', headers: { 'content-type': 'application/sparql-update' }, body: text });
+    const n = 1500;
+    const r = await update(`INSERT { <http://x/a> <http://x/p> 1 } WHERE { ${rep('{ ?s ?p ?o } UNION { ', n)} ?s ?p ?o ${rep('} ', n)}}`);
+    expect(r.status).toBe(400);
+    expect(await r.json()).toMatchObject({ code: 'QUERY_TOO_COMPLEX' });
+    const ok = await update('INSERT DATA { <http://x/b> <http://x/p> 2 }');
+    expect(await ok.json()).toMatchObject({ inserted: 1 });
+    const ask = await fetch(`${base}/ds/query?query=${encodeURIComponent('ASK { <http://x/a> ?p ?o }')}`, { headers: { accept: 'application/sparql-results+json' } });
+    expect(await ask.json()).toMatchObject({ boolean: false });
+  });
+
+  it('a GraphQL document deep enough to overflow graphql-js: 4xx, never 500', async () => {
+    const n = 20_000;
+    const r = await fetch(`${base}/ds/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: `{ node(uri: "x") ${rep('{ id outRels ', n)}{ id }${rep(' }', n)} }` }) });
+    expect(r.status).toBe(400);
   });
 });
