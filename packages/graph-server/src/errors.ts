@@ -5,7 +5,7 @@
 import { LabelSyntaxError } from '@ianode/abac';
 import { AuthError, authChallenge, authErrorStatus, type AuthErrorCode } from '@ianode/auth';
 import { RdfSyntaxError } from '@ianode/rdf';
-import { SparqlError, type SparqlErrorCode } from '@ianode/sparql';
+import { isStackOverflow, SparqlError, type SparqlErrorCode } from '@ianode/sparql';
 import { StoreError, type StoreErrorCode } from '@ianode/store';
 
 export type GraphServerErrorCode =
@@ -128,11 +128,6 @@ export function errorReply(error: unknown): ErrorReply {
 }
 
 const STACK_MESSAGE = 'the request is nested too deeply or chains too many operators to be evaluated: split it, or nest less';
-
-/** V8's "Maximum call stack size exceeded" (a RangeError; other RangeErrors are not the request's shape). */
-function isStackOverflow(error: unknown): boolean {
-  return error instanceof RangeError && /call stack/i.test(error.message);
-}
 
 /** Whether a code names an auth failure (for metrics and logs). */
 export function isAuthCode(code: string): boolean {

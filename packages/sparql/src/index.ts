@@ -1,5 +1,5 @@
 export * from './api.js';
-export { SparqlError, ExpressionError, type SparqlErrorCode } from './errors.js';
+export { SparqlError, ExpressionError, isStackOverflow, type SparqlErrorCode } from './errors.js';
 export { parseQuery, unescapeCodepoints, type ParsedQuery, type ParseOptions } from './algebra/parse.js';
 export { executeQuery, executeAlgebra, explainQuery } from './engine/execute.js';
 export * from './results/index.js';
