@@ -65,6 +65,12 @@ export interface LimitsConfig {
   uploadBytes: number;
   /** Largest query/form body in bytes (default 1 MiB). */
   requestBytes: number;
+  /** Largest SPARQL query or update text, or GraphQL document, in bytes, checked before parsing
+   * however it came (URL, form, body); 0 = no limit (default 1 MiB). */
+  queryMaxBytes: number;
+  /** Deepest nesting of `{`, `(` and `[` (outside strings, IRIs and comments) in a query, update or
+   * GraphQL document, checked before parsing; 0 = no limit (default 200). */
+  queryMaxDepth: number;
   /** Most result rows (and rows held by any operator) of one query (default 1 000 000). */
   resultRows: number;
   /** Requests per user per minute; 0 = unlimited (default 0). */
@@ -143,7 +149,8 @@ export function defaultConfig(): GraphServerConfig {
       compactDeletedFraction: 0.25,
       compactMinDeleted: 10_000,
     },
-    limits: { queryTimeoutMs: 60_000, uploadBytes: 512 * 1024 * 1024, requestBytes: 1024 * 1024, resultRows: 1_000_000, requestsPerMinute: 0,
+    limits: { queryTimeoutMs: 60_000, uploadBytes: 512 * 1024 * 1024, requestBytes: 1024 * 1024,
+      queryMaxBytes: 1024 * 1024, queryMaxDepth: 200, resultRows: 1_000_000, requestsPerMinute: 0,
       bodyIdleTimeoutMs: 30_000, bodyTimeoutMs: 600_000, spoolMemoryBytes: 16 * 1024 * 1024, shutdownGraceMs: 30_000 },
     security: { attributeCacheMs: 30_000 },
     graphql: false,

@@ -5,7 +5,7 @@
 import { LabelSyntaxError } from '@ianode/abac';
 import { AuthError, authChallenge, authErrorStatus, type AuthErrorCode } from '@ianode/auth';
 import { RdfSyntaxError } from '@ianode/rdf';
-import { SparqlError, type SparqlErrorCode } from '@ianode/sparql';
+import { isStackOverflow, SparqlError, type SparqlErrorCode } from '@ianode/sparql';
 import { StoreError, type StoreErrorCode } from '@ianode/store';
 
 export type GraphServerErrorCode =
@@ -15,6 +15,7 @@ export type GraphServerErrorCode =
   | 'NOT_ACCEPTABLE'
   | 'REQUEST_TIMEOUT'
   | 'PAYLOAD_TOO_LARGE'
+  | 'QUERY_LIMIT'
   | 'UNSUPPORTED_MEDIA_TYPE'
   | 'RATE_LIMITED'
   | 'NOT_IMPLEMENTED'
@@ -24,15 +25,18 @@ export type GraphServerErrorCode =
 export class GraphServerError extends Error {
   /** Extra reply headers (`allow` of a 405). */
   readonly headers: Readonly<Record<string, string>>;
+  /** Where in the request text the problem is (1-based), when it is in a text. */
+  readonly position: { line: number; column: number } | undefined;
 
   constructor(
     readonly code: GraphServerErrorCode,
     message: string,
-    options?: { cause?: unknown; headers?: Record<string, string> },
+    options?: { cause?: unknown; headers?: Record<string, string>; position?: { line: number; column: number } },
   ) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'GraphServerError';
     this.headers = options?.headers ?? {};
+    this.position = options?.position;
   }
 }
 
@@ -46,6 +50,7 @@ const STATUS: Record<Exclude<AnyCode, AuthErrorCode>, number> = {
   NOT_ACCEPTABLE: 406,
   REQUEST_TIMEOUT: 408,
   PAYLOAD_TOO_LARGE: 413,
+  QUERY_LIMIT: 400,
   UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMITED: 429,
   NOT_IMPLEMENTED: 501,
@@ -53,6 +58,7 @@ const STATUS: Record<Exclude<AnyCode, AuthErrorCode>, number> = {
   INTERNAL: 500,
   SPARQL_SYNTAX: 400,
   SPARQL_UNSUPPORTED: 501,
+  QUERY_TOO_COMPLEX: 400,
   QUERY_TIMEOUT: 503,
   ROW_BUDGET: 413,
   LABELS_GRAPH: 400,
@@ -100,8 +106,18 @@ export function errorReply(error: unknown): ErrorReply {
   }
   if (error instanceof StoreError || error instanceof GraphServerError) {
     const status = STATUS[error.code];
-    if (error instanceof GraphServerError) Object.assign(headers, error.headers);
-    return { status, headers, body: { error: reasonPhrase(status), code: error.code, message: error.message } };
+    const body: ErrorReply['body'] = { error: reasonPhrase(status), code: error.code, message: error.message };
+    if (error instanceof GraphServerError) {
+      Object.assign(headers, error.headers);
+      if (error.position) Object.assign(body, error.position);
+    }
+    return { status, headers, body };
+  }
+  if (isStackOverflow(error)) {
+    // A last line of defence: the shape limits (../query-shape.ts) keep every construct within
+    // the stack, but an overflow anywhere in parse, plan or evaluation is the request's shape, not
+    // a server fault, and the stack is never shown.
+    return { status: 400, headers, body: { error: 'Bad Request', code: 'QUERY_TOO_COMPLEX', message: STACK_MESSAGE } };
   }
   const fastifyStatus = (error as { statusCode?: unknown } | null)?.statusCode;
   if (typeof fastifyStatus === 'number' && fastifyStatus >= 400 && fastifyStatus < 500) {
@@ -110,6 +126,8 @@ export function errorReply(error: unknown): ErrorReply {
   }
   return { status: 500, headers, body: { error: 'Internal Server Error', code: 'INTERNAL', message: 'internal error; see the server log' } };
 }
+
+const STACK_MESSAGE = 'the request is nested too deeply or chains too many operators to be evaluated: split it, or nest less';
 
 /** Whether a code names an auth failure (for metrics and logs). */
 export function isAuthCode(code: string): boolean {

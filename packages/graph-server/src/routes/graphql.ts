@@ -15,6 +15,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { executeGraphql, graphiqlPage, type GraphqlRequest } from '@ianode/graphql';
 import { GraphServerError, statusOf } from '../errors.js';
+import { checkQueryShape } from '../query-shape.js';
 import type { RouteContext } from './context.js';
 
 const GRAPHQL_RESPONSE = 'application/graphql-response+json';
@@ -76,6 +77,8 @@ export function registerGraphql(app: FastifyInstance, ctx: RouteContext): void {
       return reply.type('text/html; charset=utf-8').send(graphiqlPage(`${ds}/graphql`, given));
     }
     const params = paramsOf(request);
+    // graphql-js parses recursively: the document's size and nesting are checked before it parses.
+    if (typeof params.query === 'string') checkQueryShape(params.query, 'graphql', ctx.config.limits);
     const { queryTimeoutMs } = ctx.config.limits;
     const outcome = executeGraphql(ctx.viewFor(request.caller!), params, {
       deadline: queryTimeoutMs > 0 ? Date.now() + queryTimeoutMs : undefined,

@@ -17,6 +17,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { executeQuery, type QueryResult } from '@ianode/sparql';
 import { negotiateResultType, serialiseResult } from '../sparql-results.js';
 import { GraphServerError } from '../errors.js';
+import { checkQueryShape } from '../query-shape.js';
 import { endpointUrl, parameterIri } from '../request-iri.js';
 import type { RouteContext } from './context.js';
 import { sendChunks } from './respond.js';
@@ -110,6 +111,7 @@ export function registerSparql(app: FastifyInstance, ctx: RouteContext): void {
     ctx.security.require(request.caller!, 'write');
     const text = params.update ?? '';
     if (text.trim() === '') throw new GraphServerError('BAD_REQUEST', 'no update: give a form field update= or a body of type application/sparql-update');
+    checkQueryShape(text, 'sparql-update', ctx.config.limits);
     if (params.defaultGraphs.length > 0 || params.namedGraphs.length > 0) {
       throw new GraphServerError('BAD_REQUEST', 'default-graph-uri and named-graph-uri are query parameters: an update takes using-graph-uri and using-named-graph-uri');
     }
@@ -136,6 +138,7 @@ export function registerSparql(app: FastifyInstance, ctx: RouteContext): void {
       throw new GraphServerError('BAD_REQUEST', 'using-graph-uri and using-named-graph-uri are update parameters: a query takes default-graph-uri and named-graph-uri');
     }
     ctx.security.require(request.caller!, 'read');
+    checkQueryShape(params.query, 'sparql-query', ctx.config.limits);
     const baseIRI = baseOf(request, path);
     const defaultGraphs = params.defaultGraphs.map((v) => parameterIri(v, baseIRI, 'default-graph-uri'));
     const namedGraphs = params.namedGraphs.map((v) => parameterIri(v, baseIRI, 'named-graph-uri'));

@@ -5,7 +5,7 @@
  */
 import { Parser, type SparqlQuery } from 'sparqljs';
 import { translate, type Algebra } from 'sparqlalgebrajs';
-import { SparqlError } from '../errors.js';
+import { guardStack, isStackOverflow, SparqlError, tooComplex } from '../errors.js';
 import { applySparqljsPatches } from './sparqljs-patches.js';
 
 applySparqljsPatches();
@@ -65,7 +65,7 @@ export function parseQuery(text: string, options: ParseOptions = {}): ParsedQuer
     cache.set(key, hit);
     return hit;
   }
-  const parsed = parseUncached(text, options);
+  const parsed = guardStack('parse', () => parseUncached(text, options));
   cache.set(key, parsed);
   if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value!);
   return parsed;
@@ -78,6 +78,7 @@ export function parseSparqljs(text: string, baseIRI: string | undefined): Sparql
     const parser = new Parser({ sparqlStar: false, ...(baseIRI !== undefined ? { baseIRI } : {}) });
     return parser.parse(unescapeCodepoints(text));
   } catch (e) {
+    if (isStackOverflow(e)) throw tooComplex('parse', e);
     throw syntaxError(e, text);
   }
 }
@@ -92,6 +93,7 @@ function parseUncached(text: string, options: ParseOptions): ParsedQuery {
     algebra = translate(parsed, { quads: false, ...(options.baseIRI !== undefined ? { baseIRI: options.baseIRI } : {}) });
   } catch (e) {
     if (e instanceof SparqlError) throw e;
+    if (isStackOverflow(e)) throw tooComplex('parse', e);
     throw new SparqlError('SPARQL_SYNTAX', e instanceof Error ? e.message : String(e), undefined, { cause: e });
   }
   return { form: parsed.queryType, algebra, baseIRI: parsed.base ?? options.baseIRI };

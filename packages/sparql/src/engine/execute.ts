@@ -13,6 +13,7 @@ import { createStatistics, optimise } from '../optimise/index.js';
 import { QueryContext } from './context.js';
 import { ask, constructQuads, describeQuads, selectSolutions } from './forms.js';
 import { TermTable } from './term-table.js';
+import { guardIterable, guardStack } from '../errors.js';
 
 export const executeQuery: ExecuteQuery = (dataset, query, options = {}) => {
   const parsed = parseQuery(query, { baseIRI: options.baseIRI });
@@ -31,9 +32,13 @@ export function explainQuery(dataset: Dataset, query: string, options: QueryOpti
 /** A query already parsed (see `parseQuery`), planned and evaluated over `dataset`. */
 export function executeAlgebra(dataset: Dataset, algebra: Algebra.Operation, options: QueryOptions = {}): QueryResult {
   const terms = new TermTable(dataset);
-  const lowered = lowerQuery(algebra, terms);
-  const graphs = queryDataset(terms, lowered, options);
-  const plan = optimise(lowered, createStatistics(dataset, graphs.defaultGraphs));
+  // A stack overflow while planning or evaluating is the query's shape (QUERY_TOO_COMPLEX), never
+  // an internal fault; evaluation is lazy, so the iterables are guarded too.
+  const { plan, graphs } = guardStack('plan', () => {
+    const lowered = lowerQuery(algebra, terms);
+    const graphs = queryDataset(terms, lowered, options);
+    return { plan: optimise(lowered, createStatistics(dataset, graphs.defaultGraphs)), graphs };
+  });
   const now = options.now ?? new Date();
   const context = (): QueryContext =>
     new QueryContext(dataset, terms, {
@@ -50,14 +55,14 @@ export function executeAlgebra(dataset: Dataset, algebra: Algebra.Operation, opt
       return {
         type: 'bindings',
         variables: plan.variables.map((v) => v.name),
-        solutions: { [Symbol.iterator]: () => selectSolutions(context(), plan) },
+        solutions: guardIterable({ [Symbol.iterator]: () => selectSolutions(context(), plan) }),
       };
     case 'ask':
-      return { type: 'boolean', value: ask(context(), plan) };
+      return { type: 'boolean', value: guardStack('evaluate', () => ask(context(), plan)) };
     case 'construct':
-      return { type: 'quads', quads: { [Symbol.iterator]: () => constructQuads(context(), plan) } };
+      return { type: 'quads', quads: guardIterable({ [Symbol.iterator]: () => constructQuads(context(), plan) }) };
     case 'describe':
-      return { type: 'quads', quads: { [Symbol.iterator]: () => describeQuads(context(), plan) } };
+      return { type: 'quads', quads: guardIterable({ [Symbol.iterator]: () => describeQuads(context(), plan) }) };
   }
 }
 

@@ -1,15 +1,22 @@
 /**
  * REGEX and REPLACE (SPARQL 1.1 §17.4.3.14, §17.4.3.15) with XPath regular expressions
- * (XPath F&O 3.1 §5.6) translated to JavaScript `u`-mode regular expressions:
+ * (XPath F&O 3.1 §5.6), matched by re2js (a pure-JS RE2: time linear in the text, whatever the
+ * pattern, so `REGEX(?x, "^(a+)+$")` cannot stall the process). The XPath pattern is translated to
+ * JavaScript `u`-mode syntax first, then to RE2 syntax (`\u{...}` becomes `\x{...}`):
  *
- * - flags `s`, `m`, `i` map to JS flags; `x` drops whitespace outside character classes; `q`
+ * - flags `s`, `m`, `i` map to RE2 flags; `x` drops whitespace outside character classes; `q`
  *   treats the pattern as a literal string;
  * - `.` excludes only `\n` and `\r`; `\d`, `\w`, `\s` and friends get the XPath (Unicode) sets;
  *   `\i` / `\c` (XML name characters) and a few `\p{IsBlock}` names are supported;
- * - class subtraction `[a-z-[aeiou]]` becomes a lookahead `(?:(?![aeiou])[a-z])`;
+ * - class subtraction `[a-z-[aeiou]]` is computed once into a plain class of code point ranges
+ *   (RE2 has no lookahead);
+ * - back-references (`\1`) cannot be matched in linear time: a constant pattern with one is a
+ *   SPARQL_UNSUPPORTED error of the query, a computed one an expression error;
  * - replacement strings use `$N` and `\$`, `\\` only; a pattern that matches "" is an error.
  */
 import type { Literal, Term } from '@ianode/rdf';
+import { RE2JS } from 're2js';
+import { SparqlError } from '../errors.js';
 import type { Evaluator, FunctionTable } from './functions.js';
 import { constantOf, special } from './functions.js';
 import { bool, checkCompatible, fail, simpleStringArg, stringArg, stringLiteral } from './literals.js';
@@ -78,7 +85,8 @@ class Translator {
       case 's':
         return set(' \\t\\n\\r');
       case 'S':
-        return inClass ? '\\S' : '[^ \\t\\n\\r]';
+        // XPath \S is everything but [ \t\n\r] (not RE2's \S, whose \s also has \f and \v).
+        return inClass ? '\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u0021-\\u{10FFFF}' : '[^ \\t\\n\\r]';
       case 'i':
         return set(NAME_START);
       case 'c':
@@ -91,7 +99,7 @@ class Translator {
       case 'P':
         return this.property(c === 'P', inClass);
       default:
-        if (c >= '1' && c <= '9' && !inClass) return '\\' + c;
+        if (c >= '1' && c <= '9' && !inClass) throw new UnsupportedPattern(`back-references (\\${c}) are not supported: regular expressions are matched in linear time, without back-references`);
         if (SINGLE_CHAR_ESCAPES.has(c)) return c === '-' && !inClass ? '-' : '\\' + c;
         return fail(`regex: invalid escape \\${c}`);
     }
@@ -143,35 +151,96 @@ class Translator {
       }
     }
     const base = `[${negated ? '^' : ''}${items}]`;
-    return subtract === undefined ? base : `(?:(?!${subtract})${base})`;
+    return subtract === undefined ? base : subtractClass(base, subtract);
   }
 }
 
-const cache = new Map<string, RegExp>();
+/** A pattern XPath allows but a linear-time engine cannot match (back-references). */
+class UnsupportedPattern extends Error {}
+
+/** Every code point but the surrogates, in order (built once, on the first class subtraction). */
+let allCodePoints: string | undefined;
+
+function codePointString(): string {
+  if (allCodePoints === undefined) {
+    const parts: string[] = [];
+    for (let start = 0; start <= 0x10ffff; start += 0x1000) {
+      const chunk: number[] = [];
+      for (let c = start; c < start + 0x1000 && c <= 0x10ffff; c++) if (c < 0xd800 || c > 0xdfff) chunk.push(c);
+      parts.push(String.fromCodePoint(...chunk));
+    }
+    allCodePoints = parts.join('');
+  }
+  return allCodePoints;
+}
+
+/**
+ * `base` minus `subtract` (both single-character classes in JS `u` syntax) as one class of code
+ * point ranges. Found by one native scan of every code point with `(?:(?!sub)base)+`: a pattern of
+ * one character at a time, which cannot backtrack more than one step.
+ */
+function subtractClass(base: string, subtract: string): string {
+  const runs = new RegExp(`(?:(?!${subtract})${base})+`, 'gu');
+  let out = '';
+  for (const m of codePointString().matchAll(runs)) {
+    const first = m[0].codePointAt(0)!;
+    const last = m[0].codePointAt(m[0].length - (m[0].length > 1 && m[0].charCodeAt(m[0].length - 1) >= 0xdc00 && m[0].charCodeAt(m[0].length - 1) <= 0xdfff ? 2 : 1))!;
+    out += first === last ? `\\u{${first.toString(16)}}` : `\\u{${first.toString(16)}}-\\u{${last.toString(16)}}`;
+  }
+  // Nothing left: a class that matches no character.
+  return out === '' ? '[^\\u0000-\\u{10FFFF}]' : `[${out}]`;
+}
+
+/** JS `u`-mode escapes of the translation (`\uXXXX`, `\u{X}`) as RE2's `\x{X}`; `\\` is kept. */
+function toRe2Syntax(source: string): string {
+  return source.replace(/\\\\|\\u\{([0-9A-Fa-f]+)\}|\\u([0-9A-Fa-f]{4})/g, (m, braced: string | undefined, four: string | undefined) =>
+    braced === undefined && four === undefined ? m : `\\x{${braced ?? four}}`,
+  );
+}
+
+/** A compiled pattern and what REPLACE needs to know of it. */
+export interface CompiledRegex {
+  readonly re: RE2JS;
+  /** Capturing groups. */
+  readonly groups: number;
+  /** Whether the pattern matches the empty string (REPLACE refuses those). */
+  readonly matchesEmpty: boolean;
+}
+
+const cache = new Map<string, CompiledRegex>();
 const CACHE_SIZE = 256;
 
-/** Compiles an XPath pattern with XPath flags; `global` for REPLACE. Errors are ExpressionErrors. */
-export function compileRegex(pattern: string, flags: string, global = false): RegExp {
-  const key = `${global ? 'g' : ''}${flags}\u0000${pattern}`;
+/** Compiles an XPath pattern with XPath flags. Errors are ExpressionErrors, except a pattern we
+ * cannot match (see above), which is SPARQL_UNSUPPORTED when `unsupportedIsQueryError`. */
+export function compileRegex(pattern: string, flags: string, unsupportedIsQueryError = false): CompiledRegex {
+  const key = `${flags}\u0000${pattern}`;
   const cached = cache.get(key);
   if (cached) return cached;
-  let js = 'u' + (global ? 'g' : '');
+  let re2Flags = 0;
   for (const flag of flags) {
     if (!'smixq'.includes(flag)) fail(`regex: invalid flag ${flag}`);
-    if ((flag === 's' || flag === 'm' || flag === 'i') && !js.includes(flag)) js += flag;
+    if (flag === 's') re2Flags |= RE2JS.DOTALL;
+    else if (flag === 'm') re2Flags |= RE2JS.MULTILINE;
+    else if (flag === 'i') re2Flags |= RE2JS.CASE_INSENSITIVE;
   }
-  const source = flags.includes('q')
-    ? pattern.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&')
-    : new Translator(pattern, flags.includes('x'), flags.includes('s')).translate();
-  let regex: RegExp;
+  let source: string;
   try {
-    regex = new RegExp(source, js);
+    source = flags.includes('q') ? RE2JS.quote(pattern) : toRe2Syntax(new Translator(pattern, flags.includes('x'), flags.includes('s')).translate());
+  } catch (error) {
+    if (!(error instanceof UnsupportedPattern)) throw error;
+    if (unsupportedIsQueryError) throw new SparqlError('SPARQL_UNSUPPORTED', `regex ${JSON.stringify(pattern)}: ${error.message}`);
+    return fail(`regex: ${error.message}`);
+  }
+  let compiled: CompiledRegex;
+  try {
+    const re = RE2JS.compile(source, re2Flags);
+    compiled = { re, groups: re.groupCount(), matchesEmpty: re.testExact('') };
   } catch (error) {
     return fail(`regex: invalid pattern ${JSON.stringify(pattern)} (${(error as Error).message})`);
   }
   if (cache.size >= CACHE_SIZE) cache.clear();
-  cache.set(key, regex);
-  return regex;
+  cache.set(key, compiled);
+  return compiled;
 }
 
 type Part = string | number;
@@ -206,39 +275,20 @@ export function parseReplacement(replacement: string, groups: number): Part[] {
   return parts;
 }
 
-interface RegexFacts {
-  readonly groups: number;
-  readonly matchesEmpty: boolean;
-}
-
-const facts = new WeakMap<RegExp, RegexFacts>();
-
-/** The group count of a regex and whether it can match the empty string (computed once). */
-function factsOf(regex: RegExp): RegexFacts {
-  let known = facts.get(regex);
-  if (!known) {
-    const flags = regex.flags.replace('g', '');
-    known = {
-      groups: new RegExp(regex.source + '|', flags).exec('')!.length - 1,
-      matchesEmpty: new RegExp(`^(?:${regex.source})$`, flags).test(''),
-    };
-    facts.set(regex, known);
-  }
-  return known;
-}
-
 /** A closure that yields the compiled regex, compiled once when pattern and flags are constant. */
-function regexSource(pattern: Evaluator, flags: Evaluator | undefined, global: boolean, fn: string): (ctx: Parameters<Evaluator>[0]) => RegExp {
-  const read = (p: Term, f: Term | undefined): RegExp =>
-    compileRegex(simpleStringArg(p, fn), f === undefined ? '' : simpleStringArg(f, fn), global);
+function regexSource(pattern: Evaluator, flags: Evaluator | undefined, fn: string): (ctx: Parameters<Evaluator>[0]) => CompiledRegex {
+  const read = (p: Term, f: Term | undefined, constant = false): CompiledRegex =>
+    compileRegex(simpleStringArg(p, fn), f === undefined ? '' : simpleStringArg(f, fn), constant);
   const p = constantOf(pattern);
   const f = flags && constantOf(flags);
   if (p !== undefined && (flags === undefined || f !== undefined)) {
     try {
-      const regex = read(p, f);
+      const regex = read(p, f, true);
       return () => regex;
-    } catch {
-      // The error is raised again, per solution, by the general path.
+    } catch (error) {
+      // A pattern we cannot match fails the query, clearly; any other error is raised again,
+      // per solution, by the general path (an expression error).
+      if (error instanceof SparqlError) throw error;
     }
   }
   return (ctx) => read(pattern(ctx), flags?.(ctx));
@@ -247,25 +297,23 @@ function regexSource(pattern: Evaluator, flags: Evaluator | undefined, global: b
 export const regexFunctions: FunctionTable = {
   regex: special(2, 3, (args) => {
     const [text, pattern, flags] = args as [Evaluator, Evaluator, Evaluator | undefined];
-    const regex = regexSource(pattern, flags, false, 'REGEX');
+    const regex = regexSource(pattern, flags, 'REGEX');
     return (ctx) => {
       const value = stringArg(text(ctx), 'REGEX').value;
-      return bool(regex(ctx).test(value));
+      return bool(regex(ctx).re.test(value));
     };
   }),
   replace: special(3, 4, (args) => {
     const [text, pattern, replacement, flags] = args as [Evaluator, Evaluator, Evaluator, Evaluator | undefined];
-    const regex = regexSource(pattern, flags, true, 'REPLACE');
+    const regex = regexSource(pattern, flags, 'REPLACE');
     return (ctx): Literal => {
       const arg = stringArg(text(ctx), 'REPLACE');
-      const re = regex(ctx);
+      const { re, groups, matchesEmpty } = regex(ctx);
       const rep = stringArg(replacement(ctx), 'REPLACE');
       checkCompatible(arg, rep, 'REPLACE');
-      const { groups, matchesEmpty } = factsOf(re);
       if (matchesEmpty) fail('REPLACE: the pattern matches the empty string');
       const parts = parseReplacement(rep.value, groups);
-      re.lastIndex = 0;
-      const result = arg.value.replace(re, (...m: unknown[]) =>
+      const result = re.matcher(arg.value).replaceAll((...m: unknown[]) =>
         parts.map((part) => (typeof part === 'number' ? ((m[part] as string | undefined) ?? '') : part)).join(''),
       );
       return stringLiteral(result, arg.lang);

@@ -16,7 +16,7 @@ import { translate, type Algebra } from 'sparqlalgebrajs';
 import { namedNode, termToKey, type Dataset, type IdQuad, type Term } from '@ianode/rdf';
 import { checkQuery } from '../algebra/parse.js';
 import { executeAlgebra } from '../engine/execute.js';
-import { SparqlError } from '../errors.js';
+import { isStackOverflow, SparqlError, tooComplex } from '../errors.js';
 import type { Solution } from '../api.js';
 import type { UpdateOp, UpdateOptions, UpdateQuad, UpdateResult, UpdateTarget } from './api.js';
 import { OverlayDataset } from './overlay.js';
@@ -161,12 +161,13 @@ class UpdateRun {
       prefixes: { ...prefixes },
       ...(using && ((using.default?.length ?? 0) > 0 || (using.named?.length ?? 0) > 0) ? { from: { default: using.default ?? [], named: using.named ?? [] } } : {}),
     };
-    checkQuery(tree as never);
     let algebra: Algebra.Operation;
     try {
+      checkQuery(tree as never);
       algebra = translate(tree as never, { quads: false, ...(this.options.baseIRI !== undefined ? { baseIRI: this.options.baseIRI } : {}) });
     } catch (e) {
       if (e instanceof SparqlError) throw e;
+      if (isStackOverflow(e)) throw tooComplex('parse', e);
       throw new SparqlError('SPARQL_SYNTAX', e instanceof Error ? e.message : String(e), undefined, { cause: e });
     }
     const useWith = withGraph !== undefined && (tree as { from?: unknown }).from === undefined;

@@ -4,7 +4,7 @@
  * (execute.ts), with the same patches and checks as queries (algebra/parse.ts).
  */
 import type { Update, UpdateOperation } from 'sparqljs';
-import { SparqlError } from '../errors.js';
+import { guardStack, SparqlError } from '../errors.js';
 import { parseSparqljs, patchTree } from '../algebra/parse.js';
 
 export interface ParsedUpdate {
@@ -17,6 +17,10 @@ export interface ParsedUpdate {
 /** Parse a SPARQL 1.1 Update request (one or more operations separated by `;`). */
 export function parseUpdate(text: string, options: { baseIRI?: string | undefined } = {}): ParsedUpdate {
   if (typeof text !== 'string') throw new TypeError('the update must be a string');
+  return guardStack('parse', () => parseUncheckedStack(text, options));
+}
+
+function parseUncheckedStack(text: string, options: { baseIRI?: string | undefined }): ParsedUpdate {
   const parsed = parseSparqljs(text, options.baseIRI);
   // A request of only prologue and comments is an empty update (sparqljs reads it as a query).
   if (parsed.type !== 'update' && isEmptyRequest(text)) return { operations: [], prefixes: {}, baseIRI: options.baseIRI };

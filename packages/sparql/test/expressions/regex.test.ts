@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { compileRegex } from '../../src/expressions/regex.js';
 import { F, run, T } from './helpers.js';
 
 // String.raw keeps the backslashes SPARQL's string syntax needs: "\\w" is the regex \w.
@@ -54,13 +55,63 @@ describe('REGEX with XPath flags and syntax (§17.4.3.14)', () => {
     [r`REGEX("a.b", "a\\.b")`, T],
     [r`REGEX("axb", "a\\.b")`, F],
     [r`REGEX("a", "\\q")`, 'error'],
-    [r`REGEX("abab", "^(ab)\\1$")`, T],
+    [r`REGEX("x", "^[\\S-[x]]$")`, F],
+    [r`REGEX("y", "^[\\S-[x]]$")`, T],
+    [r`REGEX(" ", "^[\\S]$")`, F],
+    [r`REGEX("\f", "^[\\S]$")`, T],
+    [r`REGEX("b", "^[a-c-[a-c]]$")`, F],
+    [r`REGEX("c", "^[a-z-[b-y-[c]]]$")`, T],
+    [r`REGEX("d", "^[a-z-[b-y-[c]]]$")`, F],
+    [r`REGEX("\U0001F46A", "^[\\p{So}-[a]]$")`, T],
+    ['REGEX("Ab", "^[a-z-[c]]+$", "i")', T],
+    ['REGEX("a", "^a{1001}$")', 'error'],
     ['REGEX("\\U0001F46A", "^.$")', T],
     ['REGEX("aaa", "^a{2,3}$")', T],
     ['REGEX("aaaa", "^a{2,3}$")', F],
     ['REGEX("a", "^[^b]$")', T],
   ])('%s → %s', (expr, expected) => {
     expect(run(expr)).toBe(expected);
+  });
+});
+
+describe('REGEX and REPLACE in linear time (issue 14)', () => {
+  // Catastrophic backtracking in a backtracking engine: each extra "a" doubles the work, so on
+  // JS RegExp these would not finish within the test's time limit. The assertion is the answer.
+  const poison = 'a'.repeat(40) + '!';
+  it.each([
+    [`REGEX("${poison}", "^(a+)+$")`, F],
+    [`REGEX("${poison}", "^(a|a)*$")`, F],
+    [`REGEX("${poison}", "^(a|aa)+$")`, F],
+    [`REGEX("${poison}", "(a*)*b")`, F],
+    [`REGEX("${poison}", "^(a+)+!$")`, T],
+    [`REPLACE("${poison}", "(a+)+$", "x")`, `"${poison}"`],
+    [`REPLACE("${poison}", "^(a+)+", "x")`, '"x!"'],
+  ])('%s → %s', (expr, expected) => {
+    expect(run(expr)).toBe(expected);
+  });
+
+  it('a long text against a pathological pattern is answered (not a hang)', () => {
+    const text = 'a'.repeat(20_000) + '!';
+    expect(run(`REGEX("${text}", "^(a+)+$")`)).toBe(F);
+    expect(run(`REGEX("${text}", "(.*a){20}$")`)).toBe(F);
+  });
+
+  it('a constant pattern with a back-reference is a clear SPARQL_UNSUPPORTED error of the query', () => {
+    expect(() => run(String.raw`REGEX("abab", "^(ab)\\1$")`)).toThrow(expect.objectContaining({ code: 'SPARQL_UNSUPPORTED', message: expect.stringMatching(/back-references/) }));
+    expect(() => run(String.raw`REPLACE("abab", "(b)\\1", "x")`)).toThrow(expect.objectContaining({ code: 'SPARQL_UNSUPPORTED' }));
+  });
+
+  it('a computed pattern with a back-reference is an expression error (FILTER false, BIND unbound)', () => {
+    expect(run(String.raw`REGEX("ababcab", CONCAT("^(ab)", ?str, "\\1$"))`)).toBe('error');
+  });
+
+  it('compiles a constant pattern once and caches computed ones', () => {
+    const a = compileRegex('^[a-z-[aeiou]]+$', '');
+    expect(compileRegex('^[a-z-[aeiou]]+$', '')).toBe(a);
+    expect(a.re.test('bcd')).toBe(true);
+    expect(a.re.test('bad')).toBe(false);
+    expect(compileRegex('(a)(b)?', '').groups).toBe(2);
+    expect(compileRegex('a*', '').matchesEmpty).toBe(true);
   });
 });
 

@@ -24,8 +24,8 @@ function isFixed(t: PlanTerm, bound: ReadonlySet<number>): boolean {
 }
 
 /** Estimated rows per incoming row for a pattern, given the bound slots. */
-export function patternCost(p: PlanPattern, bound: ReadonlySet<number>, stats: Statistics): number {
-  const c = stats.count(p);
+export function patternCost(p: PlanPattern, bound: ReadonlySet<number>, stats: Statistics, count?: number): number {
+  const c = count ?? stats.count(p);
   const s = isBound(p.s, bound);
   const o = isBound(p.o, bound);
   if (s && (o || p.o.kind === 'const')) return Math.min(c, 1);
@@ -39,8 +39,8 @@ function stepSlots(s: Step): Set<number> {
   return s.kind === 'pattern' ? patternSlots(s.pattern) : slotSets(s.plan).certain;
 }
 
-function stepCost(s: Step, bound: ReadonlySet<number>, stats: Statistics): number {
-  if (s.kind === 'pattern') return patternCost(s.pattern, bound, stats);
+function stepCost(s: Step, bound: ReadonlySet<number>, stats: Statistics, count: number): number {
+  if (s.kind === 'pattern') return patternCost(s.pattern, bound, stats, count);
   const p = s.plan;
   if (p.type === 'path') return isFixed(p.subject, bound) || isFixed(p.object, bound) ? 50 : 1e7;
   if (p.type === 'values') return p.rows.length;
@@ -56,16 +56,18 @@ function lessThan(a: readonly number[], b: readonly number[]): boolean {
 /** Order the steps greedily (see the module comment). */
 function order(steps: Step[], initiallyBound: ReadonlySet<number>, stats: Statistics): Step[] {
   const bound = new Set(initiallyBound);
-  const left = steps.map((s, i) => ({ s, i, slots: stepSlots(s) }));
+  // Counts do not depend on what is bound: read once per step, not once per step and round (the
+  // greedy order is quadratic in the steps, and a BGP may have thousands).
+  const left = steps.map((s, i) => ({ s, i, slots: [...stepSlots(s)], count: s.kind === 'pattern' ? stats.count(s.pattern) : 0 }));
   const out: Step[] = [];
   while (left.length > 0) {
     let best = -1;
     let bestKey: number[] = [Infinity, Infinity, Infinity, Infinity];
     for (let j = 0; j < left.length; j++) {
-      const { s, i, slots } = left[j]!;
-      const connected = bound.size === 0 || [...slots].some((x) => bound.has(x)) ? 0 : 1;
+      const { s, i, slots, count } = left[j]!;
+      const connected = bound.size === 0 || slots.some((x) => bound.has(x)) ? 0 : 1;
       // Ties on the estimate go to the pattern with fewer quads overall, then the written order.
-      const key = [connected, stepCost(s, bound, stats), s.kind === 'pattern' ? stats.count(s.pattern) : 0, i];
+      const key = [connected, stepCost(s, bound, stats, count), count, i];
       if (lessThan(key, bestKey)) {
         best = j;
         bestKey = key;
