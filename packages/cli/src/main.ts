@@ -14,7 +14,7 @@ import { spawn } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import { load, query, token } from './commands.js';
 import { storeCommand } from './store.js';
-import { SupervisorError } from './supervisor.js';
+import { stopOnSignals, SupervisorError } from './supervisor.js';
 import { banner, serviceEntry, up, upOptionsFromEnv } from './up.js';
 
 const USAGE = `usage: ianode <command>
@@ -41,21 +41,15 @@ async function runUp(): Promise<number> {
   const options = upOptionsFromEnv();
   const node = await up(options);
   const { supervisor } = node;
-  // Handlers before the first child starts: the children have their own process groups, so this
-  // process forwards Ctrl-C (and SIGTERM, SIGHUP) to them; a repeated signal changes nothing.
-  let stopping = false;
-  const stop = (signal: NodeJS.Signals) => {
-    if (!stopping) process.stdout.write(`ianode: ${signal}: stopping the graph server, access service and identity provider\n`);
-    stopping = true;
-    void supervisor.stop(signal === 'SIGHUP' ? 'SIGTERM' : signal);
-  };
-  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => stop(signal));
-  // An exit without a stop (an uncaught error) takes the children with it.
-  process.on('exit', () => supervisor.killAll());
+  // Before the first child starts: the children have their own process groups, so a Ctrl-C
+  // reaches them through this process only.
+  const signals = stopOnSignals(supervisor, (signal) =>
+    process.stdout.write(`ianode: ${signal}: stopping the graph server, access service and identity provider\n`),
+  );
   try {
     await supervisor.start();
   } catch (error) {
-    if (stopping) {
+    if (signals.signalled) {
       await supervisor.done;
       process.stdout.write('ianode: stopped\n');
       return 0;

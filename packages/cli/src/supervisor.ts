@@ -358,3 +358,21 @@ export class Supervisor extends EventEmitter {
     run.child.kill('SIGKILL'); // its exit counts as a crash
   }
 }
+
+/**
+ * Ctrl-C, SIGTERM and SIGHUP stop the supervisor (SIGHUP is forwarded as SIGTERM); `onFirst` runs on
+ * the first one, a repeated signal changes nothing. An exit of this process without a stop (an
+ * uncaught error) SIGKILLs the children, which would otherwise outlive it in their own groups.
+ */
+export function stopOnSignals(supervisor: Supervisor, onFirst: (signal: NodeJS.Signals) => void): { readonly signalled: boolean } {
+  const state = { signalled: false };
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    process.on(signal, () => {
+      if (!state.signalled) onFirst(signal);
+      state.signalled = true;
+      void supervisor.stop(signal === 'SIGHUP' ? 'SIGTERM' : signal);
+    });
+  }
+  process.on('exit', () => supervisor.killAll());
+  return state;
+}

@@ -11,6 +11,8 @@ describe('ianode up options', () => {
     expect(upOptionsFromEnv({})).toMatchObject({ idpPort: 9229, accessPort: 8091, graphPort: 3030, dataDir: path.resolve('./data') });
     expect(upOptionsFromEnv({ GRAPH_PORT: '4000', IANODE_DATA_DIR: '/tmp/x' })).toMatchObject({ graphPort: 4000, dataDir: '/tmp/x' });
     expect(() => upOptionsFromEnv({ IDP_PORT: 'nope' })).toThrow(/IDP_PORT/);
+    // Each child is told the others' ports before it starts: no port 0.
+    expect(() => upOptionsFromEnv({ GRAPH_PORT: '0' })).toThrow(/GRAPH_PORT/);
   });
 });
 
