@@ -77,6 +77,8 @@ export function serviceEntry(pkg: string): string {
 export interface RunningNode {
   /** The three children; `start()` it, `stop()` it, await `done` for the exit code. */
   supervisor: Supervisor;
+  /** What the supervisor runs, in start order: idp, access, graph. */
+  services: readonly ServiceSpec[];
   urls: { idp: string; access: string; graph: string };
   /** The `export` lines of the banner (name → shell text); never a secret an operator chose. */
   exports: Record<string, string>;
@@ -175,7 +177,7 @@ export async function up(options: UpOptions, supervisorOptions: SupervisorOption
     adminKeyFile: path.join(options.dataDir, 'ianode-admin.json'),
     accessKeyId: admin.accessKeyId,
   });
-  return { supervisor, urls, exports };
+  return { supervisor, services, urls, exports };
 }
 
 function withoutKeys(env: NodeJS.ProcessEnv, keys: string[]): NodeJS.ProcessEnv {
