@@ -18,7 +18,7 @@ import { stopOnSignals, SupervisorError } from './supervisor.js';
 import { banner, serviceEntry, up, upOptionsFromEnv } from './up.js';
 
 const USAGE = `usage: ianode <command>
-  up                          IdP (9229), access service (8091), graph server (3030) in secure mode; data in ./data
+  up                          IdP (9229), access service (8091), graph server (3030, secure mode) as three supervised processes; data in ./data
   graph [--config F] ...      the graph server alone (open mode unless JWKS_URL is set)
   access ...                  the access service alone
   idp ...                     the identity provider alone
