@@ -3,6 +3,7 @@
  * free ports: tokens through idp-local/fetch_id_token.sh (sourced in bash), whoami, JWKS, upload
  * without and with a token, the same query for two users, and the SPEC §3 reference example.
  */
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NpmStartNode } from './support.js';
 
@@ -149,6 +150,34 @@ curl -sS -o /dev/null -w '%{http_code}\\n' -X PUT -H "Authorization: bearer $IDP
     // The three services' folders and their files are all there, none readable by others.
     expect(entries.map((e) => e.slice(5))).toEqual(expect.arrayContaining(['./', 'idp/', 'access/', 'ds/', 'ianode-admin.json']));
     expect(entries.filter((e) => e.endsWith('/') ? !e.startsWith('0700 ') : !e.startsWith('0600 '))).toEqual([]);
+  });
+
+  it('issue 14: three processes; a frozen or killed graph server leaves sign-in working, and the graph server comes back', async () => {
+    const running = [...node.output.matchAll(/^ianode: (idp|access|graph) running \(pid (\d+)\)$/gm)];
+    const pids = Object.fromEntries(running.map((m) => [m[1]!, Number(m[2])]));
+    expect(Object.keys(pids).sort()).toEqual(['access', 'graph', 'idp']);
+    expect(new Set(Object.values(pids)).size).toBe(3);
+    // The graph server keeps its memory-return setting as a process of its own.
+    expect(readFileSync(`/proc/${pids.graph}/environ`, 'latin1').split('\0')).toContain('MALLOC_MMAP_THRESHOLD_=131072');
+    // A frozen graph server (what a pathological query did to the one shared event loop): sign-in
+    // and the IdP's health still answer. In one process this would hang until the test timed out.
+    process.kill(pids.graph!, 'SIGSTOP');
+    try {
+      const token = bash(`source idp-local/fetch_id_token.sh "$USER_EMAIL" >&2 && printf '%s' "$IDP_ID_TOKEN"`);
+      expect(token.split('.')).toHaveLength(3);
+      expect((await fetch(`http://localhost:${ports.idp}/health`)).status).toBe(200);
+    } finally {
+      process.kill(pids.graph!, 'SIGCONT');
+    }
+    // A crashed graph server: the IdP answers meanwhile, and a new graph server serves the same data.
+    process.kill(pids.graph!, 'SIGKILL');
+    expect((await fetch(`http://localhost:${ports.idp}/health`)).status).toBe(200);
+    const again = /^ianode: graph running again \(pid (\d+)\)$/m;
+    await expect.poll(() => again.test(node.output), { timeout: 45_000, interval: 200 }).toBe(true);
+    expect(node.output).toMatch(/^ianode: graph stopped \(killed by SIGKILL\); restarting in 1000 ms/m);
+    expect(Number(again.exec(node.output)![1])).not.toBe(pids.graph);
+    const q = 'SELECT ?s ?p ?o WHERE { ?s ?p ?o FILTER(STRSTARTS(STR(?s), "http://example/ref/")) }';
+    expect(triples(await sparql(tokens.USER_EMAIL!, q))).toEqual(['http://example/ref/person4321 http://example/ref/phone 0400 111 333']);
   });
 
   it('a second npm start reuses the data (no second demo load, same admin key)', async () => {

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * `ianode <command>`:
- *   up                       IdP + access service + graph server (secure mode) in one process, demo seeded
+ *   up                       IdP + access service + graph server (secure mode) as supervised child processes, demo seeded
  *   graph | access | idp ... one service on its own (the package's entry point, same options)
  *   load FILE [--label L]    upload RDF to the graph server
  *   query 'SPARQL'           run a query
@@ -11,15 +11,14 @@
  * IANODE_URL (http://localhost:3030/ds), IDP_ID_TOKEN, IDP_URL, CLIENT_ID, IDP_ADMIN_PASSWORD.
  */
 import { spawn } from 'node:child_process';
-import { createRequire } from 'node:module';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { load, query, token } from './commands.js';
 import { storeCommand } from './store.js';
-import { banner, up, upOptionsFromEnv } from './up.js';
+import { stopOnSignals, SupervisorError } from './supervisor.js';
+import { banner, serviceEntry, up, upOptionsFromEnv } from './up.js';
 
 const USAGE = `usage: ianode <command>
-  up                          IdP (9229), access service (8091), graph server (3030) in secure mode; data in ./data
+  up                          IdP (9229), access service (8091), graph server (3030, secure mode) as three supervised processes; data in ./data
   graph [--config F] ...      the graph server alone (open mode unless JWKS_URL is set)
   access ...                  the access service alone
   idp ...                     the identity provider alone
@@ -30,15 +29,8 @@ const USAGE = `usage: ianode <command>
   store recover DIR --to NEW  write every commit before the first damage to a new store folder
 environment: IANODE_DATA_DIR, IDP_PORT, ACCESS_PORT, GRAPH_PORT, LOG_LEVEL, IANODE_URL, IDP_ID_TOKEN, IDP_URL`;
 
-const require = createRequire(import.meta.url);
-
-/** The entry point (dist/main.js) of a service package. */
-function entryOf(pkg: string): string {
-  return path.join(path.dirname(require.resolve(pkg)), 'main.js');
-}
-
 function runEntry(pkg: string, args: string[]): Promise<number> {
-  const child = spawn(process.execPath, [entryOf(pkg), ...args], { stdio: 'inherit' });
+  const child = spawn(process.execPath, [serviceEntry(pkg), ...args], { stdio: 'inherit' });
   const forward = (signal: NodeJS.Signals) => child.kill(signal);
   process.on('SIGINT', forward);
   process.on('SIGTERM', forward);
@@ -48,20 +40,28 @@ function runEntry(pkg: string, args: string[]): Promise<number> {
 async function runUp(): Promise<number> {
   const options = upOptionsFromEnv();
   const node = await up(options);
+  const { supervisor } = node;
+  // Before the first child starts: the children have their own process groups, so a Ctrl-C
+  // reaches them through this process only.
+  const signals = stopOnSignals(supervisor, (signal) =>
+    process.stdout.write(`ianode: ${signal}: stopping the graph server, access service and identity provider\n`),
+  );
+  try {
+    await supervisor.start();
+  } catch (error) {
+    if (signals.signalled) {
+      await supervisor.done;
+      process.stdout.write('ianode: stopped\n');
+      return 0;
+    }
+    // The supervisor has reported which service did not come up (and its lines are above).
+    if (!(error instanceof SupervisorError)) throw error;
+    return 1;
+  }
   process.stdout.write(banner(node, options.dataDir));
-  await new Promise<void>((resolve) => {
-    let stopping = false;
-    const stop = (signal: string) => {
-      if (stopping) return;
-      stopping = true;
-      process.stdout.write(`ianode: ${signal}: stopping the graph server, access service and identity provider\n`);
-      node.close().then(resolve, resolve);
-    };
-    process.on('SIGINT', () => stop('SIGINT'));
-    process.on('SIGTERM', () => stop('SIGTERM'));
-  });
-  process.stdout.write('ianode: stopped\n');
-  return 0;
+  const code = await supervisor.done;
+  process.stdout.write(code === 0 ? 'ianode: stopped\n' : 'ianode: stopped after a service kept failing\n');
+  return code;
 }
 
 async function main(argv: string[]): Promise<number> {

@@ -1,17 +1,18 @@
 /**
- * `ianode up`: the whole node in ONE process (decision: in-process servers, not child processes —
- * one Ctrl-C, one log stream, no port-readiness polling): the IdP (9229), the access service (8091)
- * and the graph server (3030) in secure mode, durable storage under ./data, the demo pool and
- * directory seeded, the demo labelled data loaded once.
+ * `ianode up`: the whole node as three child processes under one supervisor (supervisor.ts): the
+ * IdP (9229), the access service (8091) and the graph server (3030) in secure mode, each its own
+ * package's entry point, so a heavy graph query never delays a sign-in. Durable storage under
+ * ./data, the demo pool and directory seeded, the demo labelled data loaded once.
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createAccessServer } from '@ianode/access-service';
-import { configFromFileAndEnv, createGraphServer, type GraphServer } from '@ianode/graph-server';
-import { createIdpServer } from '@ianode/idp';
+import { configFromFileAndEnv, resolveConfig, storeTuning } from '@ianode/graph-server';
+import { openStore } from '@ianode/store';
+import { Supervisor, type ServiceSpec, type SupervisorOptions } from './supervisor.js';
 
 export const DEMO_POOL = 'local_ianode01';
 export const DEMO_CLIENT = 'ianodedemoclient0000000001';
@@ -34,7 +35,8 @@ export interface UpOptions {
 export function upOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): UpOptions {
   const port = (name: string, fallback: number) => {
     const value = Number(env[name] ?? fallback);
-    if (!Number.isInteger(value) || value < 0 || value > 65535) throw new Error(`${name} must be a port number, got ${env[name]}`);
+    // Not 0: each service is told the others' ports before they start.
+    if (!Number.isInteger(value) || value < 1 || value > 65535) throw new Error(`${name} must be a port number (1-65535), got ${env[name]}`);
     return value;
   };
   return {
@@ -65,85 +67,141 @@ async function adminKey(dataDir: string): Promise<AdminKey> {
   return key;
 }
 
+const require = createRequire(import.meta.url);
+
+/** The entry point (dist/main.js) of a service package. */
+export function serviceEntry(pkg: string): string {
+  return path.join(path.dirname(require.resolve(pkg)), 'main.js');
+}
+
 export interface RunningNode {
-  graph: GraphServer;
+  /** The three children; `start()` it, `stop()` it, await `done` for the exit code. */
+  supervisor: Supervisor;
+  /** What the supervisor runs, in start order: idp, access, graph. */
+  services: readonly ServiceSpec[];
   urls: { idp: string; access: string; graph: string };
   /** The `export` lines of the banner (name → shell text); never a secret an operator chose. */
   exports: Record<string, string>;
-  close(): Promise<void>;
 }
 
-export async function up(options: UpOptions): Promise<RunningNode> {
+/** Past the graph server's own grace for in-flight requests, a stop waits this long before SIGKILL. */
+const GRAPH_STOP_MARGIN_MS = 15_000;
+
+/**
+ * Everything before the children start: the data folder, the admin key, the demo data loaded into
+ * the graph server's store folder (once, marked by <data>/demo-data-loaded.json), and the three
+ * children's command lines. Nothing listens yet: `node.supervisor.start()` starts them in order.
+ */
+export async function up(options: UpOptions, supervisorOptions: SupervisorOptions = {}): Promise<RunningNode> {
   await mkdir(options.dataDir, { recursive: true, mode: 0o700 });
   const admin = await adminKey(options.dataDir);
   const local = (port: number) => `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}`;
   const publicIdp = `http://localhost:${options.idpPort}`;
-  const log = { level: options.logLevel };
-  const closers: Array<() => Promise<void>> = [];
-  const close = async () => {
-    for (const c of closers.reverse()) await c().catch(() => {});
+  const issuer = `${publicIdp}/${DEMO_POOL}`;
+  const jwksUrl = `${local(options.idpPort)}/${DEMO_POOL}/.well-known/jwks.json`;
+  const revocationUrl = `${local(options.idpPort)}/${DEMO_POOL}/revocations`;
+  // The children get this process's environment (LOG_LEVEL, QUERY_TIMEOUT_MS, IDP_ADMIN_PASSWORD, …)
+  // with what `up` decides set over it; the IdP admin key goes to the IdP only.
+  const { IDP_ADMIN_ACCESS_KEY_ID: _id, IDP_ADMIN_SECRET_ACCESS_KEY: _secret, ...base } = process.env;
+
+  const graphEnv: NodeJS.ProcessEnv = {
+    // glibc keeps freed array buffers below its (self-raising) mmap threshold in its heap; a fixed
+    // threshold gives the memory of deleted data and compactions back (bench/README.md).
+    MALLOC_MMAP_THRESHOLD_: '131072',
+    ...base,
+    DATA_DIR: options.dataDir,
+    JWKS_URL: jwksUrl,
+    REVOCATION_URL: revocationUrl,
+    OPENID_PROVIDER_URL: issuer,
+    USER_ATTRIBUTES_URL: local(options.accessPort),
+    LOG_LEVEL: options.logLevel,
   };
+  const graphConfig = resolveConfig(await configFromFileAndEnv(options.config, graphEnv));
+  if (options.demoData !== undefined) await loadDemoDataOnce(options, graphConfig);
+
+  const services: ServiceSpec[] = [
+    {
+      name: 'idp',
+      command: process.execPath,
+      args: [
+        serviceEntry('@ianode/idp'), 'serve',
+        '--port', String(options.idpPort), '--host', options.host,
+        '--data', path.join(options.dataDir, 'idp'),
+        '--seed', path.join(REPO_ROOT, 'packages/idp/seed/demo.yaml'),
+        '--public-url', publicIdp,
+        '--log-level', options.logLevel,
+      ],
+      // The region stays the default the banner's AWS_DEFAULT_REGION names.
+      env: { ...withoutKeys(base, ['IDP_REGION']), IDP_ADMIN_ACCESS_KEY_ID: admin.accessKeyId, IDP_ADMIN_SECRET_ACCESS_KEY: admin.secretAccessKey },
+      healthUrl: `${local(options.idpPort)}/health`,
+    },
+    {
+      name: 'access',
+      command: process.execPath,
+      args: [
+        serviceEntry('@ianode/access-service'),
+        '--port', String(options.accessPort), '--host', options.host,
+        '--data', path.join(options.dataDir, 'access'),
+        '--seed', path.join(REPO_ROOT, 'packages/access-service/seed/demo.yaml'),
+      ],
+      env: {
+        ...base,
+        OPENID_PROVIDER_URL: issuer,
+        JWKS_URL: jwksUrl,
+        // The demo pool's client only; the seeded entries are claimed by the IdP users whose verified
+        // e-mail address they carry (first identity to claim an address owns it).
+        TOKEN_CLIENT_IDS: DEMO_CLIENT,
+        TOKEN_AUDIENCE: '',
+        ACCEPT_ACCESS_TOKENS: 'false',
+        LINK_BY_EMAIL: 'true',
+        REVOCATION_URL: revocationUrl,
+        LOG_LEVEL: options.logLevel,
+      },
+      healthUrl: `${local(options.accessPort)}/health`,
+    },
+    {
+      name: 'graph',
+      command: process.execPath,
+      args: [serviceEntry('@ianode/graph-server'), '--config', options.config, '--port', String(options.graphPort), '--host', options.host, '--wait', '10'],
+      env: graphEnv,
+      // Liveness: a graph server that serves while the access service restarts is not restarted.
+      healthUrl: `${local(options.graphPort)}/$/ping`,
+      stopTimeoutMs: graphConfig.limits.shutdownGraceMs + GRAPH_STOP_MARGIN_MS,
+    },
+  ];
+  const supervisor = new Supervisor(services, supervisorOptions);
+  const urls = { idp: publicIdp, access: `http://localhost:${options.accessPort}`, graph: `http://localhost:${options.graphPort}` };
+  const exports = bannerExports({
+    env: process.env,
+    urls,
+    adminKeyFile: path.join(options.dataDir, 'ianode-admin.json'),
+    accessKeyId: admin.accessKeyId,
+  });
+  return { supervisor, services, urls, exports };
+}
+
+function withoutKeys(env: NodeJS.ProcessEnv, keys: string[]): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(env).filter(([k]) => !keys.includes(k)));
+}
+
+/**
+ * The demo data goes straight into the graph server's store folder, in this process, before the
+ * graph server starts (it is the only writer then); the marker is written after the store has
+ * closed, so a failed or interrupted load is retried on the next start.
+ */
+async function loadDemoDataOnce(options: UpOptions, config: ReturnType<typeof resolveConfig>): Promise<void> {
+  const marker = path.join(options.dataDir, 'demo-data-loaded.json');
+  if (options.demoData === undefined || existsSync(marker)) return;
+  const text = await readFile(options.demoData, 'utf8');
+  const store = await openStore({ dir: config.dataset.storage, defaultLabel: config.dataset.defaultLabel, ...storeTuning(config.dataset) });
+  let result;
   try {
-    const idp = await createIdpServer({
-      dataDir: path.join(options.dataDir, 'idp'),
-      seed: path.join(REPO_ROOT, 'packages/idp/seed/demo.yaml'),
-      publicUrl: publicIdp,
-      adminCredentials: admin,
-      log,
-    });
-    closers.push(() => idp.close());
-    await idp.listen({ port: options.idpPort, host: options.host });
-    const issuer = `${publicIdp}/${DEMO_POOL}`;
-    const jwksUrl = `${local(options.idpPort)}/${DEMO_POOL}/.well-known/jwks.json`;
-    const revocationUrl = `${local(options.idpPort)}/${DEMO_POOL}/revocations`;
-
-    const access = await createAccessServer({
-      dataDir: path.join(options.dataDir, 'access'),
-      seed: path.join(REPO_ROOT, 'packages/access-service/seed/demo.yaml'),
-      openIdProviderUrl: issuer,
-      jwksUrl,
-      // The demo pool's client only; the seeded entries are claimed by the IdP users whose verified
-      // e-mail address they carry (first identity to claim an address owns it).
-      clientIds: [DEMO_CLIENT],
-      linkByEmail: true,
-      revocationUrl,
-      logger: log,
-    });
-    closers.push(() => access.close());
-    await access.listen({ port: options.accessPort, host: options.host });
-
-    const env = {
-      ...process.env,
-      DATA_DIR: options.dataDir,
-      JWKS_URL: jwksUrl,
-      REVOCATION_URL: revocationUrl,
-      OPENID_PROVIDER_URL: issuer,
-      USER_ATTRIBUTES_URL: local(options.accessPort),
-    };
-    const input = await configFromFileAndEnv(options.config, env);
-    const graph = await createGraphServer(input, { logger: log, waitForAccessServiceMs: 10_000 });
-    closers.push(() => graph.close());
-    if (options.demoData !== undefined) {
-      const marker = path.join(options.dataDir, 'demo-data-loaded.json');
-      if (!existsSync(marker)) {
-        const result = await graph.store.load(await readFile(options.demoData, 'utf8'), { format: 'application/trig' });
-        await writeFile(marker, JSON.stringify({ file: options.demoData, ...result, at: new Date().toISOString() }) + '\n', { mode: 0o600 });
-        process.stdout.write(`ianode: demo data loaded (${result.quads} quads, ${result.labels} labels) from ${path.relative(process.cwd(), options.demoData)}\n`);
-      }
-    }
-    await graph.listen({ port: options.graphPort, host: options.host });
-    const urls = { idp: publicIdp, access: `http://localhost:${options.accessPort}`, graph: `http://localhost:${options.graphPort}` };
-    const exports = bannerExports({
-      env: process.env,
-      urls,
-      adminKeyFile: path.join(options.dataDir, 'ianode-admin.json'),
-      accessKeyId: admin.accessKeyId,
-    });
-    return { graph, urls, exports, close };
-  } catch (error) {
-    await close();
-    throw error;
+    result = await store.load(text, { format: 'application/trig' });
+  } finally {
+    await store.close();
   }
+  await writeFile(marker, JSON.stringify({ file: options.demoData, ...result, at: new Date().toISOString() }) + '\n', { mode: 0o600 });
+  process.stdout.write(`ianode: demo data loaded (${result.quads} quads, ${result.labels} labels) from ${path.relative(process.cwd(), options.demoData)}\n`);
 }
 
 /**

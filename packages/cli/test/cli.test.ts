@@ -2,15 +2,18 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { configFromFileAndEnv, resolveConfig, substituteEnv } from '@ianode/graph-server';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { bannerExports, DEMO_PASSWORD, REPO_ROOT, upOptionsFromEnv } from '../src/up.js';
+import { openStore } from '@ianode/store';
+import { bannerExports, DEMO_CLIENT, DEMO_PASSWORD, REPO_ROOT, up, upOptionsFromEnv } from '../src/up.js';
 
 describe('ianode up options', () => {
   it('defaults to ./data and the SPEC ports, overridable by env', () => {
     expect(upOptionsFromEnv({})).toMatchObject({ idpPort: 9229, accessPort: 8091, graphPort: 3030, dataDir: path.resolve('./data') });
     expect(upOptionsFromEnv({ GRAPH_PORT: '4000', IANODE_DATA_DIR: '/tmp/x' })).toMatchObject({ graphPort: 4000, dataDir: '/tmp/x' });
     expect(() => upOptionsFromEnv({ IDP_PORT: 'nope' })).toThrow(/IDP_PORT/);
+    // Each child is told the others' ports before it starts: no port 0.
+    expect(() => upOptionsFromEnv({ GRAPH_PORT: '0' })).toThrow(/GRAPH_PORT/);
   });
 });
 
@@ -57,6 +60,44 @@ describe('start banner secrets (issue 13)', () => {
       expect(value).toBe('gener4ted/secret+key=');
     } finally {
       rmSync(folder, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('ianode up as three processes (issue 14)', () => {
+  it('runs each service entry point in order; the IdP admin secret only in the IdP environment; demo data loaded once', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'ianode-up-'));
+    try {
+      const options = { ...upOptionsFromEnv({ IANODE_DATA_DIR: dataDir, IDP_PORT: '19001', ACCESS_PORT: '19002', GRAPH_PORT: '19003' }) };
+      const node = await up(options, { write: () => {} });
+      const [idp, access, graph] = node.services;
+      expect(node.services.map((s) => s.name)).toEqual(['idp', 'access', 'graph']);
+      expect(idp!.args[0]).toMatch(/packages\/idp\/dist\/main\.js$/);
+      expect(access!.args[0]).toMatch(/packages\/access-service\/dist\/main\.js$/);
+      expect(graph!.args[0]).toMatch(/packages\/graph-server\/dist\/main\.js$/);
+      expect(node.services.map((s) => s.healthUrl)).toEqual(['http://127.0.0.1:19001/health', 'http://127.0.0.1:19002/health', 'http://127.0.0.1:19003/$/ping']);
+      expect(access!.env).toMatchObject({ TOKEN_CLIENT_IDS: DEMO_CLIENT, LINK_BY_EMAIL: 'true', JWKS_URL: 'http://127.0.0.1:19001/local_ianode01/.well-known/jwks.json' });
+      expect(graph!.env).toMatchObject({ DATA_DIR: dataDir, USER_ATTRIBUTES_URL: 'http://127.0.0.1:19002', MALLOC_MMAP_THRESHOLD_: process.env.MALLOC_MMAP_THRESHOLD_ ?? '131072' });
+
+      const { secretAccessKey } = JSON.parse(readFileSync(path.join(dataDir, 'ianode-admin.json'), 'utf8')) as { secretAccessKey: string };
+      expect(idp!.env.IDP_ADMIN_SECRET_ACCESS_KEY).toBe(secretAccessKey);
+      for (const service of node.services) expect(service.args.join(' ')).not.toContain(secretAccessKey);
+      for (const service of [access!, graph!]) expect(Object.values(service.env)).not.toContain(secretAccessKey);
+
+      const count = async () => {
+        const store = await openStore({ dir: path.join(dataDir, 'ds') });
+        try {
+          return store.count({});
+        } finally {
+          await store.close();
+        }
+      };
+      expect(existsSync(path.join(dataDir, 'demo-data-loaded.json'))).toBe(true);
+      expect(await count()).toBe(6);
+      await up(options, { write: () => {} });
+      expect(await count()).toBe(6);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
     }
   });
 });
