@@ -3,23 +3,13 @@
  * interval has passed since the last checkpoint, one is written, by a timer when no commit comes.
  * The clock and timer are injected.
  */
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { readdir } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
 import { openStore, type KeyQuad, type QuadStore, type StoreClock } from '@ianode/store';
 import { lines, quadsOf } from './support/quads.js';
+import { tempDirs } from './support/temp-dirs.js';
 
-const dirs: string[] = [];
-afterAll(async () => {
-  await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
-});
-
-async function tempDir(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'ianode-interval-'));
-  dirs.push(dir);
-  return dir;
-}
+const tempDir = tempDirs('interval');
 
 /** A manual clock: `advance` moves time and runs the timers that fall due. */
 class ManualClock implements StoreClock {

@@ -4,24 +4,14 @@
  * their labels and pending labels, snapshots taken before must read what they read, and a reopen
  * must give the same data.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openStore, type KeyQuad, type QuadStore, type StoreOptions, type WriteTransaction } from '@ianode/store';
 import { keyText, lines, quadsOf } from './support/quads.js';
 import { LABEL_POOL, Rng } from './support/random-data.js';
+import { tempDirs } from './support/temp-dirs.js';
 
-const dirs: string[] = [];
-afterAll(async () => {
-  await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
-});
-
-async function tempDir(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'ianode-compaction-'));
-  dirs.push(dir);
-  return dir;
-}
+const tempDir = tempDirs('compaction');
 
 const DEFAULT_LABEL = '!';
 

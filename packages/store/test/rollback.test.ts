@@ -3,25 +3,15 @@
  * label table are back at their sizes from the start of the transaction, in memory and after a
  * reopen, also for a big load whose terms were already written ahead to the log.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { namedNode } from '@ianode/rdf';
 import { openStore, type KeyQuad, type QuadStore } from '@ianode/store';
 import { LogFaults } from './support/faulty-log.js';
 import { lines, quadsOf } from './support/quads.js';
+import { tempDirs } from './support/temp-dirs.js';
 
-const dirs: string[] = [];
-afterAll(async () => {
-  await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
-});
-
-async function tempDir(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'ianode-rollback-'));
-  dirs.push(dir);
-  return dir;
-}
+const tempDir = tempDirs('rollback');
 
 function quad(name: string): KeyQuad {
   return { s: `<http://ex/${name}`, p: '<http://ex/p', o: `"${name}"`, g: `<http://ex/graph-${name}` };

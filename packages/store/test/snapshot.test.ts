@@ -3,25 +3,14 @@
  * nobody sees a transaction before it commits, and a failed transaction leaves no quads, labels or
  * pending labels behind.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LabelSyntaxError } from '@ianode/abac';
 import type { IdQuad } from '@ianode/rdf';
 import { openStore, type KeyQuad, type QuadStore } from '@ianode/store';
 import { holds, lines, quadsOf } from './support/quads.js';
+import { tempDirs } from './support/temp-dirs.js';
 
-const dirs: string[] = [];
-afterAll(async () => {
-  await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
-});
-
-async function tempDir(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'ianode-snapshot-'));
-  dirs.push(dir);
-  return dir;
-}
+const tempDir = tempDirs('snapshot');
 
 const DEFAULT_LABEL = '!';
 

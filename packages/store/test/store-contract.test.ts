@@ -3,24 +3,12 @@
  * durable after several commits, a snapshot overtaken by later commits, and reopened from disk
  * (log replay, checkpoint + log, automatic checkpoints).
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll } from 'vitest';
 import { openStore, type QuadStore, type StoreOptions } from '@ianode/store';
 import { describeDatasetContract, type ContractInput } from './support/dataset-contract.js';
 import type { KeyQuad, LabelledKeyQuad } from './support/reference-dataset.js';
+import { tempDirs } from './support/temp-dirs.js';
 
-const dirs: string[] = [];
-afterAll(async () => {
-  await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
-});
-
-async function tempDir(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'ianode-store-contract-'));
-  dirs.push(dir);
-  return dir;
-}
+const tempDir = tempDirs('store-contract');
 
 /** Quads that are added in the first commit and deleted in the last, so replay must apply deletes. */
 const NOISE: KeyQuad[] = Array.from({ length: 20 }, (_, i) => ({

@@ -4,24 +4,15 @@
  * cut-back fails too, writes are refused while it still fails and the store recovers by itself
  * when it works again. An acknowledged write is never lost.
  */
-import { mkdtemp, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openStore, StoreError, type KeyQuad, type QuadStore } from '@ianode/store';
 import { LogFaults } from './support/faulty-log.js';
 import { lines, quadsOf } from './support/quads.js';
+import { tempDirs } from './support/temp-dirs.js';
 
-const dirs: string[] = [];
-afterAll(async () => {
-  await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
-});
-
-async function tempDir(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'ianode-faults-'));
-  dirs.push(dir);
-  return dir;
-}
+const tempDir = tempDirs('faults');
 
 function quad(n: number): KeyQuad {
   return { s: `<http://ex/s${n}`, p: '<http://ex/p', o: `"value ${n}"`, g: '' };
