@@ -4,7 +4,6 @@
  * their labels and pending labels, snapshots taken before must read what they read, and a reopen
  * must give the same data.
  */
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openStore, type KeyQuad, type QuadStore, type StoreOptions, type WriteTransaction } from '@ianode/store';
 import { keyText, lines, quadsOf } from './support/quads.js';

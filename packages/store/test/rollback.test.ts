@@ -3,7 +3,6 @@
  * label table are back at their sizes from the start of the transaction, in memory and after a
  * reopen, also for a big load whose terms were already written ahead to the log.
  */
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { namedNode } from '@ianode/rdf';
 import { openStore, type KeyQuad, type QuadStore } from '@ianode/store';
