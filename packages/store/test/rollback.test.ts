@@ -27,6 +27,22 @@ function sizes(store: QuadStore): { terms: number; labels: number; quads: number
   return { terms, labels, quads };
 }
 
+/** Closes `store` holding quads a and c, reopens `dir`: same sizes, same ids for c's terms, same quads. */
+async function expectSameAfterReopen(store: QuadStore, dir: string): Promise<void> {
+  const termsOfC = (s: QuadStore) => ['http://ex/c', 'http://ex/graph-c'].map((iri) => s.lookup(namedNode(iri)));
+  const ids = termsOfC(store);
+  const after = sizes(store);
+  await store.close();
+  const reopened = await openStore({ dir, fsync: false });
+  try {
+    expect(sizes(reopened)).toEqual(after);
+    expect(termsOfC(reopened)).toEqual(ids);
+    expect(quadsOf(reopened)).toEqual(lines(quad('a'), quad('c')));
+  } finally {
+    await reopened.close();
+  }
+}
+
 describe('rollback', () => {
   it('leaves the dictionary and label table at their sizes, and their ids to the next commit', async () => {
     const store = await openStore({});
@@ -101,7 +117,7 @@ describe('rollback', () => {
   it('when the log cannot be cut back after such a load, the next commit waits for it and ids still match', async () => {
     const dir = await tempDir();
     const faults = new LogFaults();
-    let store = await openStore({ dir, fsync: false, logFiles: faults.open });
+    const store = await openStore({ dir, fsync: false, logFiles: faults.open });
     await store.transaction((tx) => tx.add(quad('a')));
     const written = faults.bytesWritten;
     faults.truncates = true;
@@ -111,15 +127,7 @@ describe('rollback', () => {
     await expect(store.transaction((tx) => tx.add(quad('b')))).rejects.toMatchObject({ code: 'STORE_IO' });
     faults.truncates = false;
     await store.transaction((tx) => tx.add(quad('c')));
-    const ids = ['http://ex/c', 'http://ex/graph-c'].map((iri) => store.lookup(namedNode(iri)));
-    const after = sizes(store);
-    await store.close();
-
-    store = await openStore({ dir, fsync: false });
-    expect(sizes(store)).toEqual(after);
-    expect(['http://ex/c', 'http://ex/graph-c'].map((iri) => store.lookup(namedNode(iri)))).toEqual(ids);
-    expect(quadsOf(store)).toEqual(lines(quad('a'), quad('c')));
-    await store.close();
+    await expectSameAfterReopen(store, dir);
   });
 
   it('after a stop before the cut-back, the abandoned terms are unused entries and ids still agree', async () => {
@@ -139,14 +147,6 @@ describe('rollback', () => {
     expect(quadsOf(store)).toEqual(lines(quad('a')));
     expect(store.lookup(namedNode('http://ex/big/s0'))).toBeUndefined(); // no committed state knows it
     await store.transaction((tx) => tx.add(quad('c')));
-    const ids = ['http://ex/c', 'http://ex/graph-c'].map((iri) => store.lookup(namedNode(iri)));
-    const after = sizes(store);
-    await store.close();
-
-    store = await openStore({ dir, fsync: false });
-    expect(sizes(store)).toEqual(after);
-    expect(['http://ex/c', 'http://ex/graph-c'].map((iri) => store.lookup(namedNode(iri)))).toEqual(ids);
-    expect(quadsOf(store)).toEqual(lines(quad('a'), quad('c')));
-    await store.close();
+    await expectSameAfterReopen(store, dir);
   });
 });
