@@ -15,7 +15,7 @@ import type { Term } from '@ianode/rdf';
 import { ExpressionError } from '../errors.js';
 import type { QueryContext } from './context.js';
 import { arithmetic, compareForMinMax, makeDecimal, numericLiteral, parseNumeric, type Numeric } from './expression-library.js';
-import { INTEGER, NONE, orderOf, SCALED } from './numeric.js';
+import { INTEGER, NONE, orderOf, SCALED, valueFastPath } from './numeric.js';
 
 const POW10 = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22];
 
@@ -26,6 +26,7 @@ export interface IdAggregate {
 }
 
 export function idAggregate(aggregator: string, q: QueryContext): IdAggregate | undefined {
+  if (!valueFastPath.enabled) return undefined;
   switch (aggregator) {
     case 'min':
       return extreme(q, -1);
