@@ -5,3 +5,4 @@
 export { compileExpression, effectiveBooleanValue, compareForOrderBy, compareForMinMax, createAggregator } from '../expressions/index.js';
 export { arithmetic, numericLiteral, parseNumeric, type Numeric } from '../expressions/numeric.js';
 export { makeDecimal } from '../expressions/decimal.js';
+export { daysFromCivil, daysInMonth, parseDate, parseDateTime } from '../expressions/datetime.js';

@@ -24,7 +24,7 @@
  */
 import { Algebra } from 'sparqlalgebrajs';
 import { termToKey } from '@ianode/rdf';
-import { parseDate, parseDateTime } from '../expressions/datetime.js';
+import { daysFromCivil, daysInMonth, parseDate, parseDateTime } from './expression-library.js';
 import type { PlanExpression } from '../algebra/plan.js';
 import type { QueryContext } from './context.js';
 import { LOCAL_ID_BASE } from './term-table.js';
@@ -82,24 +82,39 @@ export function readKey(key: string, out: KeyValue): void {
   out.cls = NONE;
   out.flags = 0;
   if (key.charCodeAt(0) !== 34 /* " */) return;
-  if (key.endsWith(DATE_TIME_SUFFIX)) return readTemporal(key.slice(1, key.length - DATE_TIME_SUFFIX.length), DATE_TIME, out);
-  if (key.endsWith(DATE_SUFFIX)) return readTemporal(key.slice(1, key.length - DATE_SUFFIX.length), DATE, out);
   let end: number;
   let double = false;
   let integer = false;
   let float = false;
-  if (key.endsWith(DECIMAL_SUFFIX)) end = key.length - DECIMAL_SUFFIX.length;
-  else if (key.endsWith(INTEGER_SUFFIX)) {
-    end = key.length - INTEGER_SUFFIX.length;
-    integer = true;
-  } else if (key.endsWith(DOUBLE_SUFFIX)) {
-    end = key.length - DOUBLE_SUFFIX.length;
-    double = true;
-  } else if (key.endsWith(FLOAT_SUFFIX)) {
-    end = key.length - FLOAT_SUFFIX.length;
-    double = true;
-    float = true;
-  } else return;
+  // Dispatch on the datatype's last letter, then one suffix test.
+  switch (key.charCodeAt(key.length - 1)) {
+    case 108 /* l: decimal */:
+      if (!key.endsWith(DECIMAL_SUFFIX)) return;
+      end = key.length - DECIMAL_SUFFIX.length;
+      break;
+    case 114 /* r: integer */:
+      if (!key.endsWith(INTEGER_SUFFIX)) return;
+      end = key.length - INTEGER_SUFFIX.length;
+      integer = true;
+      break;
+    case 116 /* t: float */:
+      if (!key.endsWith(FLOAT_SUFFIX)) return;
+      end = key.length - FLOAT_SUFFIX.length;
+      double = true;
+      float = true;
+      break;
+    case 101 /* e: double, dateTime, date */:
+      if (key.endsWith(DOUBLE_SUFFIX)) {
+        end = key.length - DOUBLE_SUFFIX.length;
+        double = true;
+        break;
+      }
+      if (key.endsWith(DATE_TIME_SUFFIX)) return readTemporal(key.slice(1, key.length - DATE_TIME_SUFFIX.length), DATE_TIME, out);
+      if (key.endsWith(DATE_SUFFIX)) return readTemporal(key.slice(1, key.length - DATE_SUFFIX.length), DATE, out);
+      return;
+    default:
+      return;
+  }
   const cls = float ? FLOAT : NUMERIC;
   let i = 1;
   let c = key.charCodeAt(i);
@@ -167,9 +182,12 @@ function set(out: KeyValue, cls: number, flags: number, value: number): void {
   out.value = value;
 }
 
-/** A dateTime / date lexical form through the expression library's own parser (so validity and
- * 24:00:00 are exactly its rules), to milliseconds. */
+/** A dateTime / date lexical form to milliseconds. The common shape (`YYYY-MM-DD`, then for a
+ * dateTime `Thh:mm:ss` with hour below 24 and optional fraction, then an optional timezone) is
+ * scanned here; anything else (other year widths, negative years, 24:00:00, malformed text) goes
+ * through the expression library's own parser, so validity is always its rules. */
 function readTemporal(lexical: string, cls: number, out: KeyValue): void {
+  if (scanTemporal(lexical, cls, out)) return;
   // The general parsers trim; a padded form is rare and stays on the general path.
   if (lexical.length === 0 || lexical.charCodeAt(0) <= 32 || lexical.charCodeAt(lexical.length - 1) <= 32) return;
   const t = cls === DATE_TIME ? parseDateTime(lexical) : parseDate(lexical);
@@ -178,6 +196,63 @@ function readTemporal(lexical: string, cls: number, out: KeyValue): void {
   const ms = (t.local - (t.tz ?? 0) * 60) * 1000 + (frac === '' ? 0 : Number((frac + '00').slice(0, 3)));
   if (!Number.isSafeInteger(ms) || Math.abs(ms) > 2 ** 52) return;
   set(out, cls, (frac.length <= 3 ? EXACT : 0) | (t.tz === undefined ? NO_TZ : 0), ms);
+}
+
+/** Two ASCII digits at i as a number, or -1. */
+function two(s: string, i: number): number {
+  const a = s.charCodeAt(i) - 48;
+  const b = s.charCodeAt(i + 1) - 48;
+  return a >= 0 && a <= 9 && b >= 0 && b <= 9 ? a * 10 + b : -1;
+}
+
+/** The common shape of readTemporal; false when the text has another shape or is not valid. */
+function scanTemporal(s: string, cls: number, out: KeyValue): boolean {
+  const y1 = two(s, 0);
+  const y2 = two(s, 2);
+  if (y1 < 0 || y2 < 0 || s.charCodeAt(4) !== 45 || s.charCodeAt(7) !== 45) return false;
+  const year = y1 * 100 + y2;
+  const month = two(s, 5);
+  const day = two(s, 8);
+  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return false;
+  let seconds = daysFromCivil(year, month, day) * 86400;
+  let i = 10;
+  let fracMs = 0;
+  let exact = true;
+  if (cls === DATE_TIME) {
+    if (s.charCodeAt(10) !== 84 /* T */ || s.charCodeAt(13) !== 58 || s.charCodeAt(16) !== 58) return false;
+    const h = two(s, 11);
+    const mi = two(s, 14);
+    const sec = two(s, 17);
+    if (h < 0 || h > 23 || mi < 0 || mi > 59 || sec < 0 || sec > 59) return false;
+    seconds += h * 3600 + mi * 60 + sec;
+    i = 19;
+    if (s.charCodeAt(i) === 46 /* . */) {
+      let n = 0;
+      let lastNonZero = 0;
+      for (i++; i < s.length; i++) {
+        const d = s.charCodeAt(i) - 48;
+        if (d < 0 || d > 9) break;
+        n++;
+        if (d !== 0) lastNonZero = n;
+        if (n <= 3) fracMs += d * (n === 1 ? 100 : n === 2 ? 10 : 1);
+      }
+      if (n === 0) return false;
+      exact = lastNonZero <= 3;
+    }
+  }
+  let flags = exact ? EXACT : 0;
+  if (i === s.length) flags |= NO_TZ;
+  else if (s.charCodeAt(i) === 90 /* Z */ && i + 1 === s.length) {
+    // UTC
+  } else {
+    const sign = s.charCodeAt(i);
+    const th = two(s, i + 1);
+    const tm = two(s, i + 4);
+    if ((sign !== 43 && sign !== 45) || s.charCodeAt(i + 3) !== 58 || i + 6 !== s.length || th < 0 || tm < 0 || tm > 59 || th * 60 + tm > 14 * 60) return false;
+    seconds -= (sign === 45 ? -1 : 1) * (th * 3600 + tm * 60);
+  }
+  set(out, cls, flags, seconds * 1000 + fracMs);
+  return true;
 }
 
 /** Test seam: with `enabled` false every id reads as class NONE and the id aggregates are not

@@ -55,6 +55,9 @@ const FIXED = [
   '"2008-04-30T24:00:00"^^xsd:dateTime', '"2008-05-01T00:00:00"^^xsd:dateTime', '"2008-05-01T23:59:59-14:00"^^xsd:dateTime',
   '"2008-05-02T00:00:00+14:00"^^xsd:dateTime', '"2008-05-01T00:00:00-14:00"^^xsd:dateTime', '"2008-13-01T00:00:00"^^xsd:dateTime',
   '"-0044-03-15T12:00:00Z"^^xsd:dateTime', '"12345-01-01T00:00:00Z"^^xsd:dateTime', '"2008-05-01T10:00:00Z"^^xsd:dateTimeStamp',
+  '"2008-05-01T10:00:00.Z"^^xsd:dateTime', '"2008-05-01T10:00:00+14:01"^^xsd:dateTime', '"2008-05-01T10:60:00"^^xsd:dateTime',
+  '"2008-05-01T10:00:00+05:60"^^xsd:dateTime', '"2008-05-01T10:00:00.1230000-00:00"^^xsd:dateTime', '"2000-02-29T00:00:00"^^xsd:dateTime',
+  '"1900-02-29T00:00:00"^^xsd:dateTime', '"0000-01-01T00:00:00Z"^^xsd:dateTime', '"2008-5-01T10:00:00"^^xsd:dateTime',
   '"2008-05-01"^^xsd:date', '"2008-05-01Z"^^xsd:date', '"2008-05-01+13:00"^^xsd:date', '"2008-05-02-11:00"^^xsd:date', '"2008-02-30"^^xsd:date',
   '"10:00:00"^^xsd:time', '"P1D"^^xsd:dayTimeDuration', '"true"^^xsd:boolean', '<http://example/iri>', '_:b1',
 ];
