@@ -10,6 +10,8 @@ import type { Env, QueryContext } from './context.js';
 import { evaluate } from './evaluate.js';
 import { bindExpression, valueOrError } from './expression-context.js';
 import { NONE, orderOf } from './numeric.js';
+
+const UNREAD = -1;
 import { compareForOrderBy } from './expression-library.js';
 
 /** A key's value for a row as a term id (0 = unbound or an error). */
@@ -39,12 +41,18 @@ export function* evalOrderBy(plan: PlanOf<'orderBy'>, q: QueryContext, env: Env)
   if (limit !== undefined && limit <= 0) return;
   const values = q.values;
   const rows = new RowStore(W);
-  /** Per stored row and key: the key's id, and its value class and value (numeric.ts). */
+  /** Per stored row and key: the key's id, and its value class and value (numeric.ts), read when
+   * a comparison first needs them (UNREAD): a top-k mostly decides on the first key. */
   const ids: number[] = [];
   const nums: number[] = [];
   const cls: number[] = [];
   /** Arrival order of the row in each storage index (stability). */
   const seq: number[] = [];
+  const read = (x: number): void => {
+    const c = values.get(ids[x]!);
+    cls[x] = c;
+    nums[x] = c === NONE ? 0 : values.value;
+  };
   const term = (id: number): Term | undefined => (id === 0 ? undefined : q.terms.term(id));
   const cmp = (a: number, b: number): number => {
     for (let k = 0; k < nk; k++) {
@@ -53,6 +61,8 @@ export function* evalOrderBy(plan: PlanOf<'orderBy'>, q: QueryContext, env: Env)
       let c: number;
       if (ids[x] === ids[y]) c = 0;
       else {
+        if (cls[x] === UNREAD) read(x);
+        if (cls[y] === UNREAD) read(y);
         c = orderOf(cls[x]!, nums[x]!, cls[y]!, nums[y]!);
         if (Number.isNaN(c)) c = compareForOrderBy(term(ids[x]!), term(ids[y]!));
       }
@@ -64,10 +74,9 @@ export function* evalOrderBy(plan: PlanOf<'orderBy'>, q: QueryContext, env: Env)
   const setKeys = (i: number, d: Uint32Array, base: number): void => {
     for (let k = 0; k < nk; k++) {
       const id = keyOf[k]!(d, base);
-      const c = id === 0 ? NONE : values.get(id);
       ids[i * nk + k] = id;
-      cls[i * nk + k] = c;
-      nums[i * nk + k] = c === NONE ? 0 : values.value;
+      cls[i * nk + k] = id === 0 ? NONE : UNREAD;
+      nums[i * nk + k] = 0;
     }
   };
   const heap: number[] = [];
