@@ -259,20 +259,44 @@ function scanTemporal(s: string, cls: number, out: KeyValue): boolean {
  * used, so tests can run a query on the general path alone and compare. Never set elsewhere. */
 export const valueFastPath = { enabled: true };
 
-const CACHE_BITS = 12;
-const CACHE_MASK = (1 << CACHE_BITS) - 1;
-
-/** Per-query cache id -> KeyValue: direct-mapped (the last 4096 distinct ids by their low bits),
- * so repeated ids are cheap and memory stays fixed. One per query (QueryContext.values), shared by
- * its filters, sorts and aggregates. */
-export class ValueCache {
-  private readonly ids = new Uint32Array(1 << CACHE_BITS);
+/** Direct-mapped id -> value slots (the last id seen in each slot, by its low bits). */
+class ValueTable {
+  readonly mask: number;
+  readonly ids: Uint32Array;
   /** class + 1 (0 = empty slot) */
-  private readonly classes = new Uint8Array(1 << CACHE_BITS);
-  private readonly flagBits = new Uint8Array(1 << CACHE_BITS);
-  private readonly values = new Float64Array(1 << CACHE_BITS);
-  private readonly mantissas = new Float64Array(1 << CACHE_BITS);
-  private readonly scales = new Uint8Array(1 << CACHE_BITS);
+  readonly classes: Uint8Array;
+  readonly flagBits: Uint8Array;
+  readonly values: Float64Array;
+  readonly mantissas: Float64Array;
+  readonly scales: Uint8Array;
+
+  constructor(bits: number) {
+    const n = 1 << bits;
+    this.mask = n - 1;
+    this.ids = new Uint32Array(n);
+    this.classes = new Uint8Array(n);
+    this.flagBits = new Uint8Array(n);
+    this.values = new Float64Array(n);
+    this.mantissas = new Float64Array(n);
+    this.scales = new Uint8Array(n);
+  }
+}
+
+/** Slots for the dataset's ids: shared by every query over one term scope (TermLookup.termScope:
+ * the same ids name the same terms, so their values never change), about 1.5 MB each. */
+const SHARED_BITS = 16;
+/** Slots when the dataset makes no such promise: this query's own. */
+const QUERY_BITS = 12;
+/** Slots for the ids a query makes up (BIND results, aggregates, unknown constants). */
+const LOCAL_BITS = 8;
+const sharedTables = new WeakMap<object, ValueTable>();
+
+/** Per-query cache id -> KeyValue (QueryContext.values), used by its filters, sorts and
+ * aggregates. The dataset's ids go to a table shared across queries when the dataset has a term
+ * scope; the query's own ids (≥ LOCAL_ID_BASE) to a small table of this query's. */
+export class ValueCache {
+  private readonly data: ValueTable;
+  private readonly local = new ValueTable(LOCAL_BITS);
   private readonly scratch = newKeyValue();
   /** The last `get`'s answer (valid until the next `get`). */
   cls = NONE;
@@ -281,37 +305,42 @@ export class ValueCache {
   mantissa = 0;
   scale = 0;
 
-  constructor(private readonly q: QueryContext) {}
+  constructor(private readonly q: QueryContext) {
+    const scope = valueFastPath.enabled ? q.dataset.termScope?.() : undefined;
+    let table = scope === undefined ? undefined : sharedTables.get(scope);
+    if (table === undefined) {
+      table = new ValueTable(scope === undefined ? QUERY_BITS : SHARED_BITS);
+      if (scope !== undefined) sharedTables.set(scope, table);
+    }
+    this.data = table;
+  }
 
   /** Looks `id` up (not 0) and leaves its class, flags, value (and for SCALED values mantissa and
    * scale) in this object's fields; returns the class. */
   get(id: number): number {
-    const i = id & CACHE_MASK;
-    const c = this.classes[i]!;
-    if (c !== 0 && this.ids[i] === id) {
-      this.cls = c - 1;
-      this.flags = this.flagBits[i]!;
-      this.value = this.values[i]!;
-      this.mantissa = this.mantissas[i]!;
-      this.scale = this.scales[i]!;
-      return this.cls;
+    const local = id >= LOCAL_ID_BASE;
+    const t = local ? this.local : this.data;
+    const i = id & t.mask;
+    if (t.classes[i] === 0 || t.ids[i] !== id) {
+      const key = local ? termToKey(this.q.terms.term(id)) : this.q.dataset.key(id);
+      const out = this.scratch;
+      if (valueFastPath.enabled) readKey(key, out);
+      else out.cls = NONE;
+      const scaled = (out.flags & SCALED) !== 0;
+      // The id last: a slot is only ever read whole after its id matches.
+      t.classes[i] = out.cls + 1;
+      t.flagBits[i] = out.flags;
+      t.values[i] = out.cls === NONE ? 0 : out.value;
+      t.mantissas[i] = scaled ? out.mantissa : 0;
+      t.scales[i] = scaled ? out.scale : 0;
+      t.ids[i] = id;
     }
-    const key = id >= LOCAL_ID_BASE ? termToKey(this.q.terms.term(id)) : this.q.dataset.key(id);
-    const out = this.scratch;
-    if (valueFastPath.enabled) readKey(key, out);
-    else out.cls = NONE;
-    this.ids[i] = id;
-    this.classes[i] = out.cls + 1;
-    this.flagBits[i] = out.flags;
-    this.values[i] = out.value;
-    this.mantissas[i] = (out.flags & SCALED) !== 0 ? out.mantissa : 0;
-    this.scales[i] = (out.flags & SCALED) !== 0 ? out.scale : 0;
-    this.cls = out.cls;
-    this.flags = out.flags;
-    this.value = this.values[i]!;
-    this.mantissa = this.mantissas[i]!;
-    this.scale = this.scales[i]!;
-    return out.cls;
+    this.cls = t.classes[i]! - 1;
+    this.flags = t.flagBits[i]!;
+    this.value = t.values[i]!;
+    this.mantissa = t.mantissas[i]!;
+    this.scale = t.scales[i]!;
+    return this.cls;
   }
 }
 

@@ -201,6 +201,25 @@ describe('value fast path = general path', () => {
   });
 });
 
+describe('values shared across queries', () => {
+  it('are kept per term scope: two stores with the same ids for other values answer apart', async () => {
+    const five = await storeWith(':a :v 5 . :b :v "2008-05-01T10:00:00Z"^^xsd:dateTime .');
+    const seven = await storeWith(':a :v 7 . :b :v "2009-05-01T10:00:00Z"^^xsd:dateTime .');
+    try {
+      expect(five.termScope!()).not.toBe(seven.termScope!());
+      for (let round = 0; round < 2; round++) {
+        expect(select(five, 'SELECT ?s { ?s :v ?v FILTER (?v > 6) }')).toEqual([]);
+        expect(select(seven, 'SELECT ?s { ?s :v ?v FILTER (?v > 6) }')).toEqual(['?s=:a']);
+        expect(select(five.snapshot(), 'SELECT ?s { ?s :v ?v FILTER (?v > "2009-01-01T00:00:00Z"^^xsd:dateTime) }')).toEqual([]);
+        expect(select(seven.snapshot(), 'SELECT ?s { ?s :v ?v FILTER (?v > "2009-01-01T00:00:00Z"^^xsd:dateTime) }')).toEqual(['?s=:b']);
+      }
+    } finally {
+      await five.close();
+      await seven.close();
+    }
+  });
+});
+
 describe('readKey and compareOf', () => {
   const read = (lexical: string, datatype: string): ReturnType<typeof newKeyValue> => {
     const out = newKeyValue();
