@@ -68,14 +68,6 @@ export function newKeyValue(): KeyValue {
   return { cls: NONE, flags: 0, value: 0, mantissa: 0, scale: 0 };
 }
 
-/** The double standing exactly for a literal key's numeric value, or null (kept for callers
- * that only want exact numerics). */
-export function numericOfKey(key: string): number | null {
-  const out = newKeyValue();
-  readKey(key, out);
-  return out.cls === NUMERIC && (out.flags & EXACT) !== 0 ? out.value : null;
-}
-
 /** Reads a literal key into `out` (see the module comment). Hand-written scanning for numerics:
  * this runs once per distinct id of a filter or sort. */
 export function readKey(key: string, out: KeyValue): void {
