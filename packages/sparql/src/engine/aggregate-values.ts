@@ -7,15 +7,18 @@
  *   else by compareForMinMax on the terms. Ties keep the first, as the library does.
  * - SUM / AVG add xsd:integer and short xsd:decimal values (SCALED: mantissa / 10^scale) exactly, as
  *   an integer count of 10^-scale units held in a double while it stays a safe integer. The first
- *   value that does not fit (a double, a long decimal, an overflow) turns the group's sum into the
+ *   value that does not fit (a long decimal, a float, an overflow) turns the group's sum into the
  *   library's exact Numeric, and from then on values are added by its `arithmetic`, term by term.
  *   Exact decimal addition is associative, so the order of the switch does not change the answer.
+ *   An xsd:double makes the sum a double (type promotion): the library adds it once, and from then
+ *   on every numeric value is promoted to its double, which is the cached value (integers and
+ *   decimals correctly rounded, floats as singles), so the sum is a plain `+=` in the same order.
  */
 import type { Term } from '@ianode/rdf';
 import { ExpressionError } from '../errors.js';
 import type { QueryContext } from './context.js';
 import { arithmetic, compareForMinMax, makeDecimal, numericLiteral, parseNumeric, type Numeric } from './expression-library.js';
-import { INTEGER, NONE, orderOf, SCALED, valueFastPath } from './numeric.js';
+import { DOUBLE, FLOAT, INTEGER, NONE, NUMERIC, orderOf, SCALED, valueFastPath } from './numeric.js';
 
 const POW10 = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22];
 
@@ -66,9 +69,10 @@ function extreme(q: QueryContext, sign: 1 | -1): IdAggregate {
   };
 }
 
-/** Per group: a fast sum (units of 10^-scale), or the library's Numeric, or an error. */
+/** Per group: a fast sum (units of 10^-scale), a double sum, the library's Numeric, or an error. */
 interface Sum {
-  mode: 'fast' | 'exact' | 'error';
+  mode: 'fast' | 'double' | 'exact' | 'error';
+  double: number;
   units: number;
   scale: number;
   integerOnly: boolean;
@@ -106,7 +110,7 @@ function sumOrAvg(q: QueryContext, average: boolean): IdAggregate {
     add(g, id) {
       let s = sums[g];
       if (s === undefined) {
-        s = { mode: 'fast', units: 0, scale: 0, integerOnly: true, exact: undefined, n: 0 };
+        s = { mode: 'fast', double: 0, units: 0, scale: 0, integerOnly: true, exact: undefined, n: 0 };
         sums[g] = s;
       }
       if (s.mode === 'error') return;
@@ -115,11 +119,24 @@ function sumOrAvg(q: QueryContext, average: boolean): IdAggregate {
         s.mode = 'error'; // an unbound value makes SUM and AVG an error
         return;
       }
-      if (s.mode === 'fast') {
-        values.get(id);
+      const cls = values.get(id);
+      if (s.mode === 'double') {
+        if (cls === NUMERIC || cls === FLOAT) {
+          s.double += values.value;
+          return;
+        }
+        s.exact = { type: 'double', value: s.double };
+        s.mode = 'exact';
+      } else if (s.mode === 'fast') {
         const flags = values.flags;
         if ((flags & SCALED) !== 0 && addFast(s, values.mantissa, values.scale, (flags & INTEGER) !== 0)) return;
         toExact(s);
+      }
+      if (s.mode === 'exact' && cls === NUMERIC && (values.flags & DOUBLE) !== 0) {
+        const sum = arithmetic('+', s.exact!, { type: 'double', value: values.value });
+        s.double = sum.value as number;
+        s.mode = 'double';
+        return;
       }
       const t: Term = q.terms.term(id);
       const n = t.termType === 'Literal' ? parseNumeric(t) : undefined;
@@ -138,7 +155,7 @@ function sumOrAvg(q: QueryContext, average: boolean): IdAggregate {
       else if (s.mode === 'error') return 0;
       else {
         if (s.mode === 'fast') toExact(s);
-        total = s.exact!;
+        total = s.mode === 'double' ? { type: 'double', value: s.double } : s.exact!;
         n = s.n;
       }
       if (!average) return q.terms.idOf(numericLiteral(total));

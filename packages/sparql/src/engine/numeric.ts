@@ -54,6 +54,8 @@ export const NO_TZ = 2;
 export const INTEGER = 4;
 /** `mantissa / 10^scale` is the exact value, with a mantissa of at most 15 digits. */
 export const SCALED = 8;
+/** An xsd:double (for SUM / AVG: a sum that meets one is a double from then on). */
+export const DOUBLE = 16;
 
 /** What `readKey` found: class, flags, the value, and for SCALED values the mantissa and scale. */
 export interface KeyValue {
@@ -134,7 +136,7 @@ export function readKey(key: string, out: KeyValue): void {
     if (double && i === 1) {
       const lex = key.slice(1, end);
       const inf = lex === 'INF' || lex === '+INF' ? Infinity : lex === '-INF' ? -Infinity : 0;
-      if (inf !== 0) set(out, cls, EXACT, inf);
+      if (inf !== 0) set(out, cls, float ? EXACT : EXACT | DOUBLE, inf);
     }
     return; // NaN and ill-typed forms: the general path
   }
@@ -146,12 +148,12 @@ export function readKey(key: string, out: KeyValue): void {
     for (; i < end && c >= 48 && c <= 57; c = key.charCodeAt(++i)) expDigits++;
     if (expDigits === 0 || i < end) return;
     const v = Number(key.slice(1, end));
-    set(out, cls, EXACT, float ? Math.fround(v) : v);
+    set(out, cls, float ? EXACT : EXACT | DOUBLE, float ? Math.fround(v) : v);
     return;
   }
   if (double) {
     const v = Number(key.slice(1, end));
-    set(out, cls, EXACT, float ? Math.fround(v) : v);
+    set(out, cls, float ? EXACT : EXACT | DOUBLE, float ? Math.fround(v) : v);
     return;
   }
   // Fractional digits counted include leading zeros after the point (e.g. 0.05: mantissa 5, k 2).

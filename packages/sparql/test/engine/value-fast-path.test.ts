@@ -111,6 +111,9 @@ beforeAll(async () => {
   lines.push(':d50 :v "7"^^xsd:integer ; :g :g6 .');
   // Group 7: integers only (SUM stays an xsd:integer).
   for (let i = 0; i < 20; i++) lines.push(`:i${i} :v "${int(-1000, 1000)}"^^xsd:integer ; :g :g7 .`);
+  // Group 8: doubles (with a decimal and an integer after the first double), group 9: doubles then a float.
+  for (let i = 0; i < 30; i++) lines.push(`:x${i} :v "${(rnd() * 1e6 - 5e5).toExponential(int(0, 16))}"^^xsd:double ; :g :g${8 + (i % 2)} .`);
+  lines.push(':x30 :v "0.1"^^xsd:decimal ; :g :g8 .', ':x31 :v "12345678901234567890"^^xsd:integer ; :g :g8 .', ':x32 :v "0.3"^^xsd:float ; :g :g9 .');
   store = await storeWith(lines.join('\n'));
 });
 afterAll(() => store.close());
