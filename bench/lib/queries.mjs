@@ -59,6 +59,15 @@ export function bsbmQueries({ triples, seed, visible = () => true }) {
   const numHigh = numLow + 500;
   const smallNumeric = rnd.int(150, 250);
   const minRating = rnd.int(8, 9);
+  // Drawn after the original constants, so those (and their queries' answers) stay what they were.
+  // Offer prices are 4.00–12000.00 (xsd:decimal, two digits), validFrom 2008-01-01 + 0–1095 days.
+  const priceLow = (rnd.int(50_000, 800_000) / 100).toFixed(2);
+  const priceHigh = (Number(priceLow) + 250).toFixed(2);
+  const dayMs = 86_400_000;
+  const fromLow = Date.UTC(2008, 0, 1) + rnd.int(0, 500) * dayMs;
+  const iso = (/** @type {number} */ ms) => new Date(ms).toISOString().slice(0, 19);
+  const validLow = iso(fromLow);
+  const validHigh = iso(fromLow + 20 * dayMs);
 
   /** @type {Omit<BenchQuery, 'n'>[]} */
   const mix = [
@@ -172,6 +181,42 @@ GROUP BY ?vendor`,
   ?vendor bsbm:country ?country .
   ?offer bsbm:vendor ?vendor ;
          bsbm:price ?price .
+}`,
+    },
+    {
+      id: 'dfilter',
+      title: 'xsd:decimal range FILTER',
+      text: `SELECT ?offer ?price WHERE {
+  ?offer bsbm:price ?price .
+  FILTER (?price >= ${priceLow} && ?price < ${priceHigh})
+}`,
+    },
+    {
+      id: 'dtop',
+      title: 'ORDER BY xsd:decimal (asc) + LIMIT 20',
+      ordered: true,
+      text: `SELECT ?offer ?price WHERE {
+  ?offer bsbm:price ?price .
+}
+ORDER BY ?price ?offer
+LIMIT 20`,
+    },
+    {
+      id: 'dgroup',
+      title: 'GROUP BY + MIN/MAX/SUM of xsd:decimal',
+      text: `SELECT ?vendor (MIN(?price) AS ?min) (MAX(?price) AS ?max) (SUM(?price) AS ?sum) WHERE {
+  ?offer bsbm:vendor ?vendor ;
+         bsbm:price ?price .
+}
+GROUP BY ?vendor`,
+    },
+    {
+      id: 'tfilter',
+      title: 'xsd:dateTime range FILTER',
+      text: `PREFIX xsd: <http://www.w3.org/2001/XMLSchema#>
+SELECT ?offer ?from WHERE {
+  ?offer bsbm:validFrom ?from .
+  FILTER (?from >= "${validLow}"^^xsd:dateTime && ?from < "${validHigh}"^^xsd:dateTime)
 }`,
     },
   ];

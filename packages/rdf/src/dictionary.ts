@@ -20,6 +20,13 @@ export interface TermLookup {
   term(id: number): Term;
   /** The key (see terms.ts) of the term with this id. */
   key(id: number): string;
+  /**
+   * An object that stays the same for as long as every id names the same term; a dictionary
+   * replaces it when it forgets ids that it may hand out again (`truncate`). Callers may key caches
+   * of facts about ids (a literal's parsed value) by it, across datasets and queries. Absent: no
+   * such promise, cache per use.
+   */
+  termScope?(): object;
 }
 
 const EMPTY = 0xffffffff;
@@ -76,6 +83,9 @@ export class TermDictionary implements TermLookup {
   private readonly decodedIds = new Uint32Array(DECODED_SIZE);
   private readonly decodedKeys: string[] = new Array<string>(DECODED_SIZE).fill('');
   private readonly decodedTerms: (Term | undefined)[] = new Array<Term | undefined>(DECODED_SIZE).fill(undefined);
+
+  /** See TermLookup.termScope: replaced whenever ids are forgotten. */
+  private scope: object = {};
 
   constructor() {
     this.clearDecoded();
@@ -183,6 +193,10 @@ export class TermDictionary implements TermLookup {
     return term;
   }
 
+  termScope(): object {
+    return this.scope;
+  }
+
   /** Give back growth slack (after a bulk load) when more than a quarter of the arena is unused. */
   compact(): void {
     if (this.arenaLength < this.arena.length * 0.75) {
@@ -201,6 +215,7 @@ export class TermDictionary implements TermLookup {
     if (size < 1) throw new RangeError('cannot truncate below the default graph');
     if (size >= this.count) return;
     this.count = size;
+    this.scope = {}; // forgotten ids may come back naming other terms
     this.arenaLength = this.starts[size]!;
     this.cacheKeys.fill('\u0000');
     this.clearDecoded();

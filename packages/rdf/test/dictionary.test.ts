@@ -77,6 +77,22 @@ describe('TermDictionary', () => {
     expect(() => d.truncate(0)).toThrow(RangeError);
   });
 
+  it('keeps its term scope while ids only grow and replaces it when a truncate forgets ids', () => {
+    const d = new TermDictionary();
+    const scope = d.termScope();
+    d.intern('<http://ex/a');
+    const before = d.size;
+    d.intern('"1"^^http://www.w3.org/2001/XMLSchema#integer');
+    expect(d.termScope()).toBe(scope);
+    d.truncate(d.size); // forgets nothing
+    expect(d.termScope()).toBe(scope);
+    d.truncate(before);
+    const next = d.termScope();
+    expect(next).not.toBe(scope);
+    d.intern('"2"^^http://www.w3.org/2001/XMLSchema#integer'); // the forgotten id, another term
+    expect(d.termScope()).toBe(next);
+  });
+
   it('serves decoded terms from its cache but never a forgotten or unknown id', () => {
     const d = new TermDictionary();
     // Ids that share cache slots: each decode evicts the other.

@@ -50,6 +50,10 @@ export class SnapshotDataset implements Dataset {
     return this.state.dict.key(id);
   }
 
+  termScope(): object {
+    return this.state.dict.termScope();
+  }
+
   view(visible: LabelPredicate): Dataset {
     const outer = this.mask;
     const pred: LabelPredicate = outer ? (label) => outer.predicate(label) && visible(label) : visible;

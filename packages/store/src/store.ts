@@ -119,6 +119,9 @@ export class LabelledQuadStore implements QuadStore {
   key(id: number): string {
     return this.dict.key(id);
   }
+  termScope(): object {
+    return this.dict.termScope();
+  }
   match(pattern: QuadPattern): Iterable<IdQuad> {
     return this.snapshot().match(pattern);
   }

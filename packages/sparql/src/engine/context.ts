@@ -4,6 +4,7 @@
  */
 import type { Dataset } from '@ianode/rdf';
 import { SparqlError } from '../errors.js';
+import { ValueCache } from './numeric.js';
 import type { TermTable } from './term-table.js';
 
 /** What an operator is evaluated under: `seed` = bindings fixed from outside (EXISTS, a bind
@@ -45,6 +46,7 @@ export class QueryContext {
   private readonly namedSet: Set<number> | undefined;
   private namedCache: number[] | undefined;
   private namedGraphSet: Set<number> | undefined;
+  private valueCache: ValueCache | undefined;
 
   constructor(
     readonly dataset: Dataset,
@@ -61,6 +63,12 @@ export class QueryContext {
     this.now = options.now;
     this.baseIRI = options.baseIRI;
     this.bnodePrefix = `q${(++queryCounter).toString(36)}x${Math.floor(Math.random() * 0xffffff).toString(36)}_`;
+  }
+
+  /** Literal values by id for the fast paths of filters, sorts and aggregates (numeric.ts). */
+  get values(): ValueCache {
+    this.valueCache ??= new ValueCache(this);
+    return this.valueCache;
   }
 
   /** The named graphs of the query's dataset. */

@@ -9,7 +9,7 @@ import { seedable } from '../algebra/variables.js';
 import type { Batch } from './batch.js';
 import type { Env, QueryContext } from './context.js';
 import { evaluate } from './evaluate.js';
-import { NumericCache, numericComparison } from './numeric.js';
+import { valueComparison } from './numeric.js';
 import { taggedJoin } from './tagged.js';
 import { BnodeScope, bindExpression, test, valueOrError } from './expression-context.js';
 
@@ -27,7 +27,7 @@ export function evalFilter(plan: PlanOf<'filter'>, q: QueryContext, env: Env): I
 export function* filterStream(q: QueryContext, input: Iterable<Batch>, expression: PlanExpression, env: Env): Generator<Batch> {
   const W = q.width;
   const { f, ctx } = bindExpression(q, expression, env);
-  const fast = numericComparison(expression, q, new NumericCache(q));
+  const fast = valueComparison(expression, q.values);
   for (const b of input) {
     q.tick();
     const d = b.data;

@@ -7,6 +7,7 @@
 import { literal, namedNode, type Term } from '@ianode/rdf';
 import type { AggregateBinding, PlanOf } from '../algebra/plan.js';
 import type { Aggregator } from '../expressions/api.js';
+import { idAggregate, type IdAggregate } from './aggregate-values.js';
 import { BATCH_ROWS, newBatch, type Batch } from './batch.js';
 import type { Env, QueryContext } from './context.js';
 import { evaluate } from './evaluate.js';
@@ -27,6 +28,8 @@ interface AggregateState {
   /** Distinct rows per group for COUNT(DISTINCT *). */
   distinctRows: RowKeySet | undefined;
   feed: ((group: number, data: Uint32Array, base: number) => void) | undefined;
+  /** MIN / MAX / SUM / AVG of a variable over ids (aggregate-values.ts). */
+  byId: IdAggregate | undefined;
 }
 
 export function* evalGroup(plan: PlanOf<'group'>, q: QueryContext, env: Env): Generator<Batch> {
@@ -86,6 +89,10 @@ export function* evalGroup(plan: PlanOf<'group'>, q: QueryContext, env: Env): Ge
         od[ob + st.binding.slot] = countId(g < st.counts.length ? st.counts[g]! : 0);
         continue;
       }
+      if (st.byId !== undefined) {
+        od[ob + st.binding.slot] = st.byId.result(g);
+        continue;
+      }
       const t: Term | undefined = aggregatorOf(st, g).result();
       od[ob + st.binding.slot] = t === undefined ? 0 : q.terms.idOf(t);
     }
@@ -111,7 +118,7 @@ function aggregatorOf(st: AggregateState, g: number): Aggregator {
 
 function aggregateState(binding: AggregateBinding, q: QueryContext, env: Env): AggregateState {
   const agg = binding.aggregate;
-  const st: AggregateState = { binding, counts: undefined, countSlot: -1, aggregators: [], distinctRows: undefined, feed: undefined };
+  const st: AggregateState = { binding, counts: undefined, countSlot: -1, aggregators: [], distinctRows: undefined, feed: undefined, byId: undefined };
   const arg = binding.argument;
   if (agg.aggregator === 'count' && arg === undefined) {
     st.counts = new Uint32Array(16);
@@ -123,6 +130,13 @@ function aggregateState(binding: AggregateBinding, q: QueryContext, env: Env): A
     st.counts = new Uint32Array(16);
     st.countSlot = arg!.slots.get(e.term.value) ?? -1;
     if (st.countSlot < 0) st.countSlot = -2; // never bound: counts stay 0
+    return st;
+  }
+  const slot = e?.expressionType === 'term' && e.term.termType === 'Variable' ? arg!.slots.get(e.term.value) : undefined;
+  const byId = slot !== undefined && !agg.distinct ? idAggregate(agg.aggregator, q) : undefined;
+  if (byId !== undefined) {
+    st.byId = byId;
+    st.feed = (g, data, base) => byId.add(g, data[base + slot!]!);
     return st;
   }
   if (arg === undefined) {

@@ -9,7 +9,9 @@ import { BATCH_ROWS, newBatch, RowStore, type Batch } from './batch.js';
 import type { Env, QueryContext } from './context.js';
 import { evaluate } from './evaluate.js';
 import { bindExpression, valueOrError } from './expression-context.js';
-import { NumericCache } from './numeric.js';
+import { NONE, orderOf } from './numeric.js';
+
+const UNREAD = -1;
 import { compareForOrderBy } from './expression-library.js';
 
 /** A key's value for a row as a term id (0 = unbound or an error). */
@@ -37,14 +39,20 @@ export function* evalOrderBy(plan: PlanOf<'orderBy'>, q: QueryContext, env: Env)
   const nk = keyOf.length;
   const limit = plan.limit;
   if (limit !== undefined && limit <= 0) return;
-  const numbers = new NumericCache(q);
+  const values = q.values;
   const rows = new RowStore(W);
-  /** Per stored row and key: the key's id, and its numeric value when it has a fast one. */
+  /** Per stored row and key: the key's id, and its value class and value (numeric.ts), read when
+   * a comparison first needs them (UNREAD): a top-k mostly decides on the first key. */
   const ids: number[] = [];
   const nums: number[] = [];
-  const isNum: boolean[] = [];
+  const cls: number[] = [];
   /** Arrival order of the row in each storage index (stability). */
   const seq: number[] = [];
+  const read = (x: number): void => {
+    const c = values.get(ids[x]!);
+    cls[x] = c;
+    nums[x] = c === NONE ? 0 : values.value;
+  };
   const term = (id: number): Term | undefined => (id === 0 ? undefined : q.terms.term(id));
   const cmp = (a: number, b: number): number => {
     for (let k = 0; k < nk; k++) {
@@ -52,8 +60,12 @@ export function* evalOrderBy(plan: PlanOf<'orderBy'>, q: QueryContext, env: Env)
       const y = b * nk + k;
       let c: number;
       if (ids[x] === ids[y]) c = 0;
-      else if (isNum[x] && isNum[y] && nums[x] !== nums[y]) c = nums[x]! < nums[y]! ? -1 : 1;
-      else c = compareForOrderBy(term(ids[x]!), term(ids[y]!));
+      else {
+        if (cls[x] === UNREAD) read(x);
+        if (cls[y] === UNREAD) read(y);
+        c = orderOf(cls[x]!, nums[x]!, cls[y]!, nums[y]!);
+        if (Number.isNaN(c)) c = compareForOrderBy(term(ids[x]!), term(ids[y]!));
+      }
       if (desc[k]) c = -c;
       if (c !== 0) return c;
     }
@@ -62,10 +74,9 @@ export function* evalOrderBy(plan: PlanOf<'orderBy'>, q: QueryContext, env: Env)
   const setKeys = (i: number, d: Uint32Array, base: number): void => {
     for (let k = 0; k < nk; k++) {
       const id = keyOf[k]!(d, base);
-      const v = id === 0 ? null : numbers.get(id);
       ids[i * nk + k] = id;
-      isNum[i * nk + k] = v !== null;
-      nums[i * nk + k] = v ?? 0;
+      cls[i * nk + k] = id === 0 ? NONE : UNREAD;
+      nums[i * nk + k] = 0;
     }
   };
   const heap: number[] = [];
@@ -93,7 +104,7 @@ export function* evalOrderBy(plan: PlanOf<'orderBy'>, q: QueryContext, env: Env)
       for (let k = 0; k < nk; k++) {
         ids[worst * nk + k] = ids[scratch * nk + k]!;
         nums[worst * nk + k] = nums[scratch * nk + k]!;
-        isNum[worst * nk + k] = isNum[scratch * nk + k]!;
+        cls[worst * nk + k] = cls[scratch * nk + k]!;
       }
       seq[worst] = seq[scratch]!;
       siftDown(heap, 0, cmp);
