@@ -1,6 +1,7 @@
 /**
  * SPARQL 1.1 Query Results CSV Format (https://www.w3.org/TR/sparql11-results-csv-tsv/ §2):
- * a writer that yields one chunk per solution, and a reader.
+ * a buffered writer (each distinct term written once per document, chunks of about CHUNK_SIZE
+ * characters) and a reader.
  *
  * CSV keeps only the text of each value: IRIs bare, literals by lexical form (no language or
  * datatype), blank nodes as `_:label`, unbound as an empty field. The reader therefore guesses:
@@ -15,6 +16,7 @@ import { blankNode, literal, namedNode, type Term } from '@ianode/rdf';
 import type { Solution } from '../api.js';
 import { ResultsSyntaxError } from './errors.js';
 import { SPARQL_RESULTS_CSV } from './media-types.js';
+import { CHUNK_SIZE, memoTermText } from './text-buffer.js';
 import type { BindingsResult, BooleanResult, ParsedResults } from './types.js';
 
 export const ASK_RESULT_COLUMN = '_askResult';
@@ -45,13 +47,21 @@ export function* csvResultChunks(result: BindingsResult | BooleanResult): Genera
     return;
   }
   const variables = result.variables;
-  yield variables.map(field).join(',') + '\r\n';
+  let out = variables.map(field).join(',') + '\r\n';
+  const text = memoTermText(termCsv);
   for (const solution of result.solutions) {
-    yield variables.map((v) => {
-      const term = solution.get(v);
-      return term === undefined ? '' : termCsv(term);
-    }).join(',') + '\r\n';
+    for (let i = 0; i < variables.length; i++) {
+      if (i > 0) out += ',';
+      const term = solution.get(variables[i]!);
+      if (term !== undefined) out += text(term);
+    }
+    out += '\r\n';
+    if (out.length >= CHUNK_SIZE) {
+      yield out;
+      out = '';
+    }
   }
+  if (out.length > 0) yield out;
 }
 
 interface CsvField {

@@ -1,54 +1,63 @@
 /**
  * SPARQL 1.1 Query Results JSON Format (https://www.w3.org/TR/sparql11-results-json/):
- * a writer that yields one chunk per solution, and a reader.
+ * a buffered writer and a reader.
  */
 import { blankNode, literal, namedNode, RDF_LANG_STRING, XSD_STRING, type Term } from '@ianode/rdf';
 import type { Solution } from '../api.js';
 import { ResultsSyntaxError } from './errors.js';
 import { SPARQL_RESULTS_JSON } from './media-types.js';
+import { CHUNK_SIZE, memoTermText } from './text-buffer.js';
 import type { BindingsResult, BooleanResult, ParsedResults } from './types.js';
 
-/** The JSON object of an RDF term (§3.2.2). */
-function termJson(term: Term): Record<string, string> {
+/** The JSON object of an RDF term (§3.2.2), as text: the bytes `JSON.stringify` gives for
+ * `{ type, value, "xml:lang" | datatype }` in that key order, written without building the object. */
+function termJson(term: Term): string {
   switch (term.termType) {
     case 'NamedNode':
-      return { type: 'uri', value: term.value };
+      return '{"type":"uri","value":' + JSON.stringify(term.value) + '}';
     case 'BlankNode':
-      return { type: 'bnode', value: term.value };
+      return '{"type":"bnode","value":' + JSON.stringify(term.value) + '}';
     case 'Literal': {
-      if (term.language) return { type: 'literal', value: term.value, 'xml:lang': term.language };
+      const value = '{"type":"literal","value":' + JSON.stringify(term.value);
+      if (term.language) return value + ',"xml:lang":' + JSON.stringify(term.language) + '}';
       const dt = term.datatype.value;
-      if (dt === XSD_STRING || dt === RDF_LANG_STRING) return { type: 'literal', value: term.value };
-      return { type: 'literal', value: term.value, datatype: dt };
+      if (dt === XSD_STRING || dt === RDF_LANG_STRING) return value + '}';
+      return value + ',"datatype":' + JSON.stringify(dt) + '}';
     }
     default:
       throw new TypeError(`a ${term.termType} cannot be a solution value`);
   }
 }
 
-function solutionJson(solution: Solution, variables: readonly string[]): string {
-  const parts: string[] = [];
-  for (const v of variables) {
-    const term = solution.get(v);
-    if (term !== undefined) parts.push(JSON.stringify(v) + ':' + JSON.stringify(termJson(term)));
-  }
-  return '{' + parts.join(',') + '}';
-}
-
-/** The document in chunks: the head, then one chunk per solution as it is produced, then the end. */
+/** The document in chunks of about CHUNK_SIZE characters: the head, one line per solution, the
+ * end. Each distinct term is written once per document (memoTermText) and reused. */
 export function* jsonResultChunks(result: BindingsResult | BooleanResult): Generator<string> {
   if (result.type === 'boolean') {
     yield `{"head":{},"boolean":${result.value ? 'true' : 'false'}}\n`;
     return;
   }
   const variables = result.variables;
-  yield `{"head":{"vars":${JSON.stringify(variables)}},"results":{"bindings":[`;
-  let first = true;
+  const names = variables.map((v) => JSON.stringify(v) + ':');
+  const text = memoTermText(termJson);
+  let out = `{"head":{"vars":${JSON.stringify(variables)}},"results":{"bindings":[`;
+  let separator = '\n{';
   for (const solution of result.solutions) {
-    yield (first ? '\n' : ',\n') + solutionJson(solution, variables);
-    first = false;
+    out += separator;
+    separator = ',\n{';
+    let comma = '';
+    for (let i = 0; i < variables.length; i++) {
+      const term = solution.get(variables[i]!);
+      if (term === undefined) continue;
+      out += comma + names[i]! + text(term);
+      comma = ',';
+    }
+    out += '}';
+    if (out.length >= CHUNK_SIZE) {
+      yield out;
+      out = '';
+    }
   }
-  yield '\n]}}\n';
+  yield out + '\n]}}\n';
 }
 
 const fail = (detail: string, cause?: unknown): never => {

@@ -1,7 +1,8 @@
 /**
  * Writing a QueryResult in a negotiated media type, streamed: solutions (and quads) are pulled
  * from the result's lazy iterable only as the text is consumed, so a large result never sits in
- * memory. Chunks are gathered up to CHUNK_SIZE characters before they are handed on; the first
+ * memory. Chunks are gathered up to CHUNK_SIZE characters before they are handed on (the results
+ * writers gather their own, writing each distinct term once per document); the first
  * chunk therefore comes after the first few solutions (or the end), so most evaluation errors
  * surface before anything was sent and a server can still answer with an error status.
  */
@@ -14,11 +15,11 @@ import {
   canonicalMediaType, JSON_LD, mediaTypesFor, N_QUADS, N_TRIPLES, SPARQL_RESULTS_CSV, SPARQL_RESULTS_JSON, SPARQL_RESULTS_TSV,
   SPARQL_RESULTS_XML, TRIG, TURTLE,
 } from './media-types.js';
+import { CHUNK_SIZE } from './text-buffer.js';
 import { tsvResultChunks } from './tsv.js';
 import { xmlResultChunks } from './xml.js';
 
-/** Characters gathered before a chunk is handed on. */
-export const CHUNK_SIZE = 16 * 1024;
+export { CHUNK_SIZE } from './text-buffer.js';
 
 const RDF_FORMATS: Readonly<Record<string, RdfFormat>> = {
   [TURTLE]: 'text/turtle',

@@ -1,6 +1,7 @@
 /**
  * SPARQL 1.1 Query Results TSV Format (https://www.w3.org/TR/sparql11-results-csv-tsv/ §3):
- * a writer that yields one chunk per solution, and a reader. Terms are written as in
+ * a buffered writer (each distinct term written once per document, chunks of about CHUNK_SIZE
+ * characters) and a reader. Terms are written as in
  * Turtle/N-Triples (`<iri>`, `"text"@en`, `"x"^^<dt>`, `_:label`); integers, decimals and doubles
  * whose lexical form is a Turtle number are written bare (`4`, `5.5`, `1.0e6`).
  *
@@ -12,6 +13,7 @@ import type { Solution } from '../api.js';
 import { ASK_RESULT_COLUMN } from './csv.js';
 import { ResultsSyntaxError } from './errors.js';
 import { SPARQL_RESULTS_TSV } from './media-types.js';
+import { CHUNK_SIZE, memoTermText } from './text-buffer.js';
 import type { BindingsResult, BooleanResult, ParsedResults } from './types.js';
 
 const BARE_NUMBER: Readonly<Record<string, RegExp>> = {
@@ -43,13 +45,21 @@ export function* tsvResultChunks(result: BindingsResult | BooleanResult): Genera
     return;
   }
   const variables = result.variables;
-  yield variables.map((v) => '?' + v).join('\t') + '\n';
+  let out = variables.map((v) => '?' + v).join('\t') + '\n';
+  const text = memoTermText(termTsv);
   for (const solution of result.solutions) {
-    yield variables.map((v) => {
-      const term = solution.get(v);
-      return term === undefined ? '' : termTsv(term);
-    }).join('\t') + '\n';
+    for (let i = 0; i < variables.length; i++) {
+      if (i > 0) out += '\t';
+      const term = solution.get(variables[i]!);
+      if (term !== undefined) out += text(term);
+    }
+    out += '\n';
+    if (out.length >= CHUNK_SIZE) {
+      yield out;
+      out = '';
+    }
   }
+  if (out.length > 0) yield out;
 }
 
 /** Reads a TSV results document. Throws ResultsSyntaxError with the line and column. */

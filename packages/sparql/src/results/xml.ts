@@ -1,12 +1,13 @@
 /**
- * SPARQL Query Results XML Format (https://www.w3.org/TR/rdf-sparql-XMLres/): a writer that
- * yields one chunk per solution, and a reader built on saxes (a streaming, conforming XML parser).
+ * SPARQL Query Results XML Format (https://www.w3.org/TR/rdf-sparql-XMLres/): a buffered writer
+ * and a reader built on saxes (a streaming, conforming XML parser).
  */
 import { SaxesParser, type SaxesTagNS } from 'saxes';
 import { blankNode, literal, namedNode, RDF_LANG_STRING, XSD_STRING, type Term } from '@ianode/rdf';
 import type { Solution } from '../api.js';
 import { ResultsSyntaxError } from './errors.js';
 import { SPARQL_RESULTS_XML } from './media-types.js';
+import { CHUNK_SIZE, memoTermText } from './text-buffer.js';
 import type { BindingsResult, BooleanResult, ParsedResults } from './types.js';
 
 export const SPARQL_RESULTS_NS = 'http://www.w3.org/2005/sparql-results#';
@@ -51,27 +52,32 @@ function termXml(term: Term): string {
   }
 }
 
-function solutionXml(solution: Solution, variables: readonly string[]): string {
-  let out = '<result>';
-  for (const v of variables) {
-    const term = solution.get(v);
-    if (term !== undefined) out += `<binding name="${escapeXmlAttribute(v)}">${termXml(term)}</binding>`;
-  }
-  return out + '</result>\n';
-}
-
 const PROLOGUE = `<?xml version="1.0" encoding="utf-8"?>\n<sparql xmlns="${SPARQL_RESULTS_NS}">\n`;
 
-/** The document in chunks: the head, then one chunk per solution as it is produced, then the end. */
+/** The document in chunks of about CHUNK_SIZE characters: the head, one line per solution, the
+ * end. Each distinct term is written once per document (memoTermText) and reused. */
 export function* xmlResultChunks(result: BindingsResult | BooleanResult): Generator<string> {
   if (result.type === 'boolean') {
     yield `${PROLOGUE}<head/>\n<boolean>${result.value ? 'true' : 'false'}</boolean>\n</sparql>\n`;
     return;
   }
   const variables = result.variables;
-  yield `${PROLOGUE}<head>${variables.map((v) => `<variable name="${escapeXmlAttribute(v)}"/>`).join('')}</head>\n<results>\n`;
-  for (const solution of result.solutions) yield solutionXml(solution, variables);
-  yield '</results>\n</sparql>\n';
+  const bindings = variables.map((v) => `<binding name="${escapeXmlAttribute(v)}">`);
+  const text = memoTermText(termXml);
+  let out = `${PROLOGUE}<head>${variables.map((v) => `<variable name="${escapeXmlAttribute(v)}"/>`).join('')}</head>\n<results>\n`;
+  for (const solution of result.solutions) {
+    out += '<result>';
+    for (let i = 0; i < variables.length; i++) {
+      const term = solution.get(variables[i]!);
+      if (term !== undefined) out += bindings[i]! + text(term) + '</binding>';
+    }
+    out += '</result>\n';
+    if (out.length >= CHUNK_SIZE) {
+      yield out;
+      out = '';
+    }
+  }
+  yield out + '</results>\n</sparql>\n';
 }
 
 type TermElement = 'uri' | 'bnode' | 'literal';
