@@ -28,19 +28,22 @@ const RDF_FORMATS: Readonly<Record<string, RdfFormat>> = {
   [N_QUADS]: 'application/n-quads',
 };
 
-/** Quads through @ianode/rdf's push serialiser, turned into a pull generator. */
+/** Quads through @ianode/rdf's push serialiser, turned into a pull generator that hands on
+ * chunks of about CHUNK_SIZE characters. */
 function* rdfChunks(quads: Iterable<Quad>, format: RdfFormat): Generator<string> {
-  let pending: string[] = [];
-  const serialiser = createQuadSerialiser(format, (chunk) => pending.push(chunk));
+  let out = '';
+  const serialiser = createQuadSerialiser(format, (chunk) => {
+    out += chunk;
+  });
   for (const q of quads) {
     serialiser.push(q);
-    if (pending.length > 0) {
-      yield pending.join('');
-      pending = [];
+    if (out.length >= CHUNK_SIZE) {
+      yield out;
+      out = '';
     }
   }
   serialiser.end();
-  if (pending.length > 0) yield pending.join('');
+  if (out.length > 0) yield out;
 }
 
 /** The text of `result` in `mediaType`, in pieces as they are produced (synchronous). Throws

@@ -4,13 +4,13 @@
  * chunks of about CHUNK_SIZE characters.
  */
 import { describe, expect, it } from 'vitest';
-import { blankNode, defaultGraph, literal, namedNode, RDF_LANG_STRING, XSD, XSD_STRING, type Term } from '@ianode/rdf';
+import { blankNode, defaultGraph, literal, namedNode, quad, RDF_LANG_STRING, XSD, XSD_STRING, type Quad, type Term } from '@ianode/rdf';
 import type { QueryResult, Solution } from '../../src/api.js';
 import {
-  CHUNK_SIZE, resultChunks, SPARQL_RESULTS_CSV, SPARQL_RESULTS_JSON, SPARQL_RESULTS_TSV, SPARQL_RESULTS_XML, type BindingsResult,
+  CHUNK_SIZE, N_QUADS, N_TRIPLES, resultChunks, SPARQL_RESULTS_CSV, SPARQL_RESULTS_JSON, SPARQL_RESULTS_TSV, SPARQL_RESULTS_XML, type BindingsResult,
 } from '../../src/results/index.js';
 import { memoTermText } from '../../src/results/text-buffer.js';
-import { legacyCsv, legacyJson, legacyTsv, legacyXml } from './legacy-writers.js';
+import { legacyCsv, legacyJson, legacyLines, legacyTsv, legacyXml } from './legacy-writers.js';
 
 const FORMATS: ReadonlyArray<[string, (r: BindingsResult) => Generator<string>]> = [
   [SPARQL_RESULTS_JSON, legacyJson],
@@ -149,6 +149,49 @@ describe('buffered writers write the bytes the per-solution writers wrote', () =
     const result: QueryResult = { type: 'boolean', value: true };
     for (const [mediaType, text] of Object.entries(expected)) expect([...resultChunks(result, mediaType)].join('')).toBe(text);
   });
+});
+
+/** `n` quads whose terms come from small pools (the same objects repeat) or are made afresh;
+ * named graphs with probability `named`. */
+function randomQuads(seed: number, n: number, named: number): Quad[] {
+  const random = mulberry32(seed);
+  const subject = (): Quad['subject'] => (random() < 0.3 ? blankNode(LABELS[Math.floor(random() * LABELS.length)]!) : namedNode('http://example.org/' + randomText(random)));
+  const subjects = Array.from({ length: 10 }, subject);
+  const predicates = Array.from({ length: 5 }, () => namedNode('http://example.org/p/' + randomText(random)));
+  const objects = Array.from({ length: 20 }, () => randomTerm(random));
+  const graphs = Array.from({ length: 3 }, subject);
+  const from = <T>(pool: readonly T[], fresh: () => T): T => (random() < 0.7 ? pool[Math.floor(random() * pool.length)]! : fresh());
+  return Array.from({ length: n }, () => quad(
+    from(subjects, subject),
+    from(predicates, () => namedNode('http://example.org/p/' + randomText(random))),
+    from(objects, () => randomTerm(random)) as Quad['object'],
+    random() < named ? from(graphs, subject) : defaultGraph(),
+  ));
+}
+
+describe('buffered N-Triples and N-Quads write the bytes the per-quad writers wrote', () => {
+  for (const [mediaType, nQuads] of [[N_TRIPLES, false], [N_QUADS, true]] as const) {
+    it(`${mediaType}: 200 random graphs, and a failing one`, () => {
+      for (let seed = 1; seed <= 200; seed++) {
+        const quads = randomQuads(seed, Math.floor(mulberry32(seed * 31)() * 60), nQuads ? 0.5 : 0);
+        const expected = outcome(() => legacyLines(quads, nQuads));
+        expect(expected.startsWith('ok ')).toBe(true);
+        expect(outcome(() => resultChunks({ type: 'quads', quads }, mediaType)), `seed ${seed}`).toBe(expected);
+      }
+      const quads = randomQuads(7, 30, 0.5);
+      const expected = outcome(() => legacyLines(quads, nQuads));
+      expect(outcome(() => resultChunks({ type: 'quads', quads }, mediaType))).toBe(expected);
+      expect(expected.startsWith('ok ')).toBe(nQuads);
+    });
+
+    it(`${mediaType}: a graph of many chunks`, () => {
+      const quads = randomQuads(99, 30_000, nQuads ? 0.5 : 0);
+      const chunks = [...resultChunks({ type: 'quads', quads }, mediaType)];
+      expect(chunks.length).toBeGreaterThan(3);
+      for (const chunk of chunks.slice(0, -1)) expect(chunk.length).toBeGreaterThanOrEqual(CHUNK_SIZE);
+      expect(chunks.join('')).toBe([...legacyLines(quads, nQuads)].join(''));
+    });
+  }
 });
 
 describe('memoTermText', () => {

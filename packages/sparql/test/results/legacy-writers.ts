@@ -2,7 +2,7 @@
  * The result writers as they were before they memoised term text and buffered chunks (commit
  * 932ea5b), kept verbatim apart from names, as the reference of the differential test.
  */
-import { RDF_LANG_STRING, termToNTriples, XSD, XSD_STRING, type Term } from '@ianode/rdf';
+import { RDF_LANG_STRING, termToNTriples, XSD, XSD_STRING, type Quad, type Term } from '@ianode/rdf';
 import type { Solution } from '../../src/api.js';
 import type { BindingsResult } from '../../src/results/index.js';
 
@@ -171,5 +171,15 @@ export function* legacyTsv(result: Result): Generator<string> {
       const term = solution.get(v);
       return term === undefined ? '' : termTsv(term);
     }).join('\t') + '\n';
+  }
+}
+// --- @ianode/rdf quad-serialiser.ts (createLineSerialiser) and serialise.ts (rdfChunks)
+export function* legacyLines(quads: Iterable<Quad>, nQuads: boolean): Generator<string> {
+  for (const q of quads) {
+    if (!nQuads && q.graph.termType !== 'DefaultGraph') {
+      throw new TypeError(`application/n-triples cannot hold a quad in the named graph ${termToNTriples(q.graph)}; use TriG or N-Quads`);
+    }
+    const g = q.graph.termType === 'DefaultGraph' ? '' : ' ' + termToNTriples(q.graph);
+    yield termToNTriples(q.subject) + ' ' + termToNTriples(q.predicate) + ' ' + termToNTriples(q.object) + g + ' .\n';
   }
 }
