@@ -24,5 +24,8 @@ export async function sendChunks(reply: FastifyReply, mediaType: string, chunks:
       yield next.value;
     }
   })();
-  return reply.send(Readable.from(rest));
+  // One chunk (about 64 KiB, see @ianode/sparql's CHUNK_SIZE) read ahead of the socket, not
+  // Readable.from's default of 16: the writers already gather rows, and a slow client should hold
+  // back the evaluation, not a megabyte of text.
+  return reply.send(Readable.from(rest, { objectMode: true, highWaterMark: 1 }));
 }
