@@ -42,11 +42,17 @@ for (let i = 0; i < ROWS; i++) {
 const QUERY = `SELECT ?s ?name ?type ?age WHERE {
   ?s <http://example.org/name> ?name ; <http://example.org/type> ?type ; <http://example.org/age> ?age }`;
 
+// The same rows as a CONSTRUCT: 3 triples a row.
+const CONSTRUCT = `CONSTRUCT { ?s <http://example.org/name> ?name ; <http://example.org/type> ?type ; <http://example.org/age> ?age } WHERE {
+  ?s <http://example.org/name> ?name ; <http://example.org/type> ?type ; <http://example.org/age> ?age }`;
+
+// [label, media type, query, rows expected, count of rows in the text]
 const FORMATS = [
-  ['JSON', 'application/sparql-results+json', (t) => JSON.parse(t).results.bindings.length],
-  ['XML', 'application/sparql-results+xml', (t) => t.split('<result>').length - 1],
-  ['CSV', 'text/csv', (t) => t.split('\r\n').length - 2],
-  ['TSV', 'text/tab-separated-values', (t) => t.split('\n').length - 2],
+  ['JSON', 'application/sparql-results+json', QUERY, ROWS, (t) => JSON.parse(t).results.bindings.length],
+  ['XML', 'application/sparql-results+xml', QUERY, ROWS, (t) => t.split('<result>').length - 1],
+  ['CSV', 'text/csv', QUERY, ROWS, (t) => t.split('\r\n').length - 2],
+  ['TSV', 'text/tab-separated-values', QUERY, ROWS, (t) => t.split('\n').length - 2],
+  ['N-Triples', 'application/n-triples', CONSTRUCT, ROWS * 3, (t) => t.split('\n').length - 1],
 ];
 
 const median = (xs) => {
@@ -83,7 +89,8 @@ async function measure(fn, check) {
 }
 
 const results = {};
-// Compute only: evaluate the query and pull every solution (every term decoded), no text.
+// Compute only: evaluate the query and pull every solution (every term decoded), no text. The
+// "× compute" column divides by the SELECT's compute time (the CONSTRUCT's for N-Triples).
 results.compute = await measure(() => {
   let n = 0;
   for (const solution of executeQuery(server.store, QUERY).solutions) {
@@ -92,7 +99,13 @@ results.compute = await measure(() => {
   return n;
 }, (n) => n === ROWS * 4 || fail(`compute: ${n} bound values, expected ${ROWS * 4}`));
 
-for (const [label, type, count] of FORMATS) {
+results['compute CONSTRUCT'] = await measure(() => {
+  let n = 0;
+  for (const q of executeQuery(server.store, CONSTRUCT).quads) if (q.object !== undefined) n++;
+  return n;
+}, (n) => n === ROWS * 3 || fail(`compute CONSTRUCT: ${n} quads, expected ${ROWS * 3}`));
+
+for (const [label, type, query, rows, count] of FORMATS) {
   let bytes;
   const same = (text) => {
     if (bytes === undefined) bytes = text;
@@ -101,20 +114,20 @@ for (const [label, type, count] of FORMATS) {
   // Compute + serialise, in process (no HTTP).
   results[`${label} serialise`] = await measure(async () => {
     let text = '';
-    for await (const chunk of serialiseResult(executeQuery(server.store, QUERY), type)) text += chunk;
+    for await (const chunk of serialiseResult(executeQuery(server.store, query), type)) text += chunk;
     return text;
   }, (text) => {
     same(text);
-    if (count(text) !== ROWS) fail(`${label} serialise: ${count(text)} rows`);
+    if (count(text) !== rows) fail(`${label} serialise: ${count(text)} rows, expected ${rows}`);
   });
   // The whole request over loopback HTTP.
   results[`${label} HTTP`] = await measure(async () => {
-    const response = await fetch(`${base}/ds/query?query=${encodeURIComponent(QUERY)}`, { headers: { accept: type } });
+    const response = await fetch(`${base}/ds/query?query=${encodeURIComponent(query)}`, { headers: { accept: type } });
     return { status: response.status, text: await response.text() };
   }, ({ status, text }) => {
     if (status !== 200) fail(`${label} HTTP: status ${status}`);
     same(text);
-    if (count(text) !== ROWS) fail(`${label} HTTP: ${count(text)} rows`);
+    if (count(text) !== rows) fail(`${label} HTTP: ${count(text)} rows, expected ${rows}`);
   });
   results[`${label} bytes`] = Buffer.byteLength(bytes);
 }
@@ -125,7 +138,8 @@ console.log('');
 console.log('measure'.padEnd(22), 'median ms'.padStart(10), '× compute'.padStart(10));
 for (const [name, ms] of Object.entries(results)) {
   if (name.endsWith('bytes')) continue;
-  console.log(name.padEnd(22), ms.toFixed(1).padStart(10), (ms / results.compute).toFixed(2).padStart(10));
+  const compute = name.startsWith('N-Triples') || name.endsWith('CONSTRUCT') ? results['compute CONSTRUCT'] : results.compute;
+  console.log(name.padEnd(22), ms.toFixed(1).padStart(10), (ms / compute).toFixed(2).padStart(10));
 }
 console.log('');
 console.log(`bytes: ${FORMATS.map(([label]) => `${label} ${results[`${label} bytes`]}`).join(', ')}`);
