@@ -201,14 +201,18 @@ describe('identity and token kind (issue 13)', () => {
 });
 
 describe('logs (issue 13)', () => {
-  it('a token in the query string never appears in the log; neither do code, refresh_token or password', async () => {
+  /** A secure-mode server whose log lines are kept, and an admin token. */
+  async function loggedServer() {
     const lines: string[] = [];
     const s = await createGraphServer(
       { security: { jwksUrl: `${jwks.url}/jwks.json`, openIdProviderUrl: ISSUER, userAttributesUrl: access.url, clientIds: [CLIENT] } },
       { logger: { level: 'info', stream: { write: (line: string) => void lines.push(line) } } as never },
     );
-    const url = await s.listen({ port: 0 });
-    const token = await sign(key, { email: 'admin@test' });
+    return { lines, s, url: await s.listen({ port: 0 }), token: await sign(key, { email: 'admin@test' }) };
+  }
+
+  it('a token in the query string never appears in the log; neither do code, refresh_token or password', async () => {
+    const { lines, s, url, token } = await loggedServer();
     const response = await fetch(`${url}/ds/query?query=${encodeURIComponent(QUERY)}&access_token=${token}&code=c0de-secret&refresh_token=r3fresh&password=pa55word`);
     expect(response.status).toBe(401);
     await fetch(`${url}/ds/query?query=${encodeURIComponent(QUERY)}&whatever=${token}`, { headers: { authorization: `Bearer ${token}` } });
@@ -219,13 +223,7 @@ describe('logs (issue 13)', () => {
   });
 
   it('a token echoed in an error message (graph IRI, path, query text) never appears in the log', async () => {
-    const lines: string[] = [];
-    const s = await createGraphServer(
-      { security: { jwksUrl: `${jwks.url}/jwks.json`, openIdProviderUrl: ISSUER, userAttributesUrl: access.url, clientIds: [CLIENT] } },
-      { logger: { level: 'info', stream: { write: (line: string) => void lines.push(line) } } as never },
-    );
-    const url = await s.listen({ port: 0 });
-    const token = await sign(key, { email: 'admin@test' });
+    const { lines, s, url, token } = await loggedServer();
     const headers = { authorization: `Bearer ${token}` };
     const graph = await fetch(`${url}/ds/data?graph=${encodeURIComponent(`http://example/x?access_token=${token}`)}`, { headers });
     expect(graph.status).toBe(404);
