@@ -7,6 +7,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { fixBinModes } from './bin-mode.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 if (process.env.IANODE_SKIP_BUILD !== '1') {
@@ -16,6 +17,7 @@ if (process.env.IANODE_SKIP_BUILD !== '1') {
     console.error('ianode: the build failed (npx tsc -b); fix it, or run `npm install` first');
     process.exit(build.status ?? 1);
   }
+  fixBinModes(root); // `npx ianode …` works after the first build of a fresh clone
 }
 // glibc keeps freed array buffers below its (self-raising) mmap threshold in its heap; a fixed
 // threshold gives the memory of deleted data and compactions back (bench/README.md, churn.mjs).

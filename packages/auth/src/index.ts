@@ -11,7 +11,7 @@ export {
 } from './errors.js';
 export { bearerToken, MAX_TOKEN_LENGTH } from './bearer.js';
 export { DEFAULT_GROUPS_CLAIM, DEFAULT_USER_CLAIMS, mapClaims, type ClaimMapping, type MappedClaims } from './claims.js';
-export { redact, redactAuthorization, redactUrl, requestLogFields } from './redact.js';
+export { redact, redactAuthorization, redactCredentials, redactUrl, requestLogFields } from './redact.js';
 export { JwksCache, type JwksCacheOptions, type KeySet } from './jwks.js';
 export {
   DEFAULT_ALGORITHMS,

@@ -78,6 +78,15 @@ export function redactUrl(url: string | undefined | null): string {
   return `${path}?${query}`;
 }
 
+/**
+ * Free text fit for a log line (an error message or cause that may echo a request's path, query,
+ * graph IRI or header): bearer credentials and anything shaped like a JWT replaced by their `redact`
+ * fingerprint.
+ */
+export function redactCredentials(text: string): string {
+  return redactAuthorization(text).replace(JWT_LIKE, (token) => redact(token));
+}
+
 /** The request fields a log line keeps, with the URL passed through `redactUrl` (pino `req` serializer). */
 export function requestLogFields(req: { method?: string; url?: string; hostname?: string; ip?: string; id?: unknown }): Record<string, unknown> {
   return { method: req.method, url: redactUrl(req.url), hostname: req.hostname, remoteAddress: req.ip };

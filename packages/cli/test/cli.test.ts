@@ -101,3 +101,25 @@ describe('ianode up as three processes (issue 14)', () => {
     }
   });
 });
+
+describe('the ianode command file (fresh clone: npm links it before the build creates it)', () => {
+  it('scripts/bin-mode.mjs makes dist/main.js executable, as npm start and npm run build run it', async () => {
+    const { chmodSync, mkdirSync, statSync } = await import('node:fs');
+    const root = mkdtempSync(path.join(tmpdir(), 'ianode-binmode-'));
+    try {
+      mkdirSync(path.join(root, 'packages/cli/dist'), { recursive: true });
+      writeFileSync(path.join(root, 'packages/cli/package.json'), JSON.stringify({ bin: { ianode: 'dist/main.js' } }));
+      const main = path.join(root, 'packages/cli/dist/main.js');
+      writeFileSync(main, '#!/usr/bin/env node\n');
+      chmodSync(main, 0o644); // what tsc writes
+      execFileSync(process.execPath, [path.join(REPO_ROOT, 'scripts/bin-mode.mjs'), root]);
+      expect(statSync(main).mode & 0o777).toBe(0o755);
+      // The real one, after this build.
+      const real = path.join(REPO_ROOT, 'packages/cli/dist/main.js');
+      execFileSync(process.execPath, [path.join(REPO_ROOT, 'scripts/bin-mode.mjs')]);
+      expect(statSync(real).mode & 0o111).not.toBe(0);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});

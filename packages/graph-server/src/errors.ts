@@ -20,6 +20,7 @@ export type GraphServerErrorCode =
   | 'RATE_LIMITED'
   | 'NOT_IMPLEMENTED'
   | 'SHUTTING_DOWN'
+  | 'CLIENT_CLOSED'
   | 'INTERNAL';
 
 export class GraphServerError extends Error {
@@ -55,6 +56,7 @@ const STATUS: Record<Exclude<AnyCode, AuthErrorCode>, number> = {
   RATE_LIMITED: 429,
   NOT_IMPLEMENTED: 501,
   SHUTTING_DOWN: 503,
+  CLIENT_CLOSED: 400,
   INTERNAL: 500,
   SPARQL_SYNTAX: 400,
   SPARQL_UNSUPPORTED: 501,
@@ -119,12 +121,23 @@ export function errorReply(error: unknown): ErrorReply {
     // a server fault, and the stack is never shown.
     return { status: 400, headers, body: { error: 'Bad Request', code: 'QUERY_TOO_COMPLEX', message: STACK_MESSAGE } };
   }
+  if (isClientAbort(error)) {
+    // The client closed its connection in the middle of the body: its doing, not a server fault
+    // (no one reads this reply; the log line says what happened, at info level).
+    return { status: STATUS.CLIENT_CLOSED, headers, body: { error: 'Bad Request', code: 'CLIENT_CLOSED', message: 'the client closed the connection before sending the whole body; nothing was stored' } };
+  }
   const fastifyStatus = (error as { statusCode?: unknown } | null)?.statusCode;
   if (typeof fastifyStatus === 'number' && fastifyStatus >= 400 && fastifyStatus < 500) {
     const code = fastifyStatus === 413 ? 'PAYLOAD_TOO_LARGE' : fastifyStatus === 415 ? 'UNSUPPORTED_MEDIA_TYPE' : 'BAD_REQUEST';
     return { status: fastifyStatus, headers, body: { error: reasonPhrase(fastifyStatus), code, message: (error as Error).message } };
   }
   return { status: 500, headers, body: { error: 'Internal Server Error', code: 'INTERNAL', message: 'internal error; see the server log' } };
+}
+
+/** Node's error for a request body whose connection closed before its end (`abortIncoming`). */
+function isClientAbort(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return error instanceof Error && ((code === 'ECONNRESET' && error.message === 'aborted') || code === 'ERR_STREAM_PREMATURE_CLOSE');
 }
 
 const STACK_MESSAGE = 'the request is nested too deeply or chains too many operators to be evaluated: split it, or nest less';

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import multipart from '@fastify/multipart';
-import { redactAuthorization, requestLogFields } from '@ianode/auth';
+import { redactCredentials, requestLogFields } from '@ianode/auth';
 import { openStore, type QuadStore } from '@ianode/store';
 import { decodeUtf8Body, parseForm } from './body.js';
 import { resolveConfig, storeTuning, type GraphServerConfig, type GraphServerConfigInput } from './config.js';
@@ -167,10 +167,11 @@ export async function createGraphServer(input: GraphServerConfigInput | GraphSer
 
   app.setErrorHandler(async (error, request, reply) => {
     const { status, body, headers } = errorReply(error);
-    const cause = error instanceof Error && error.cause instanceof Error ? redactAuthorization(error.cause.message) : undefined;
+    const cause = error instanceof Error && error.cause instanceof Error ? redactCredentials(error.cause.message) : undefined;
     const logFields = { code: body.code, status, reason: (error as { reason?: string }).reason, cause, user: request.caller?.user, identity: request.caller?.id };
     if (status >= 500 && body.code === 'INTERNAL') request.log.error({ ...logFields, err: error }, 'request failed');
-    else request.log.info(logFields, body.message);
+    // The message can echo what the caller sent (a graph IRI, a path, a query): never a credential in the log.
+    else request.log.info(logFields, redactCredentials(body.message));
     const retryAfter = (error as { retryAfter?: number }).retryAfter;
     if (retryAfter !== undefined) reply.header('retry-after', String(retryAfter));
     if (status === 503 && body.code === 'QUERY_TIMEOUT') body.message = `query cancelled: over the time limit of ${config.limits.queryTimeoutMs} ms (${body.message})`;

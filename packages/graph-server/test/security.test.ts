@@ -201,14 +201,18 @@ describe('identity and token kind (issue 13)', () => {
 });
 
 describe('logs (issue 13)', () => {
-  it('a token in the query string never appears in the log; neither do code, refresh_token or password', async () => {
+  /** A secure-mode server whose log lines are kept, and an admin token. */
+  async function loggedServer() {
     const lines: string[] = [];
     const s = await createGraphServer(
       { security: { jwksUrl: `${jwks.url}/jwks.json`, openIdProviderUrl: ISSUER, userAttributesUrl: access.url, clientIds: [CLIENT] } },
       { logger: { level: 'info', stream: { write: (line: string) => void lines.push(line) } } as never },
     );
-    const url = await s.listen({ port: 0 });
-    const token = await sign(key, { email: 'admin@test' });
+    return { lines, s, url: await s.listen({ port: 0 }), token: await sign(key, { email: 'admin@test' }) };
+  }
+
+  it('a token in the query string never appears in the log; neither do code, refresh_token or password', async () => {
+    const { lines, s, url, token } = await loggedServer();
     const response = await fetch(`${url}/ds/query?query=${encodeURIComponent(QUERY)}&access_token=${token}&code=c0de-secret&refresh_token=r3fresh&password=pa55word`);
     expect(response.status).toBe(401);
     await fetch(`${url}/ds/query?query=${encodeURIComponent(QUERY)}&whatever=${token}`, { headers: { authorization: `Bearer ${token}` } });
@@ -216,6 +220,20 @@ describe('logs (issue 13)', () => {
     const log = lines.join('\n');
     expect(log).toContain('/ds/query');
     for (const secret of [token, token.split('.')[2]!, 'c0de-secret', 'r3fresh', 'pa55word']) expect(log).not.toContain(secret);
+  });
+
+  it('a token echoed in an error message (graph IRI, path, query text) never appears in the log', async () => {
+    const { lines, s, url, token } = await loggedServer();
+    const headers = { authorization: `Bearer ${token}` };
+    const graph = await fetch(`${url}/ds/data?graph=${encodeURIComponent(`http://example/x?access_token=${token}`)}`, { headers });
+    expect(graph.status).toBe(404);
+    expect((await fetch(`${url}/ds/data;access_token=${token}`, { headers })).status).toBe(404);
+    expect((await fetch(`${url}/ds/query?query=${encodeURIComponent(`ASK {} ${token}`)}`, { headers })).status).toBe(400);
+    await s.close();
+    const log = lines.join('\n');
+    expect(log).toContain('no graph');
+    expect(log).toContain('SPARQL_SYNTAX');
+    for (const secret of [token, token.split('.')[1]!, token.split('.')[2]!]) expect(log).not.toContain(secret);
   });
 });
 

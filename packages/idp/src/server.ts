@@ -30,9 +30,14 @@ export interface IdpServer {
 }
 
 /** Log lines carry the path only: query strings can hold codes, states or tokens. */
-const requestSerializer = (req: { method: string; url: string; id: string; ip?: string }) => ({
+/** Something shaped like a compact JWS/JWE (`eyJ…` base64url segments separated by dots). */
+const JWT_LIKE = /eyJ[A-Za-z0-9_-]{2,}(?:\.[A-Za-z0-9_-]*){1,4}/g;
+
+export const requestSerializer = (req: { method: string; url: string; id: string; ip?: string }) => ({
   method: req.method,
-  path: req.url.split('?')[0],
+  // Never a credential in the log: no query string, and nothing shaped like a JWT in the path
+  // (`/x;access_token=eyJ…`, `/x/%3Fid_token=eyJ…`).
+  path: req.url.split('?')[0]!.replace(JWT_LIKE, '<token>'),
   id: req.id,
   remoteAddress: req.ip,
 });

@@ -179,9 +179,14 @@ describe('passwords are never stored or logged in clear', () => {
     // Credentials in a query string (where they do not belong) are not logged either.
     await fetch(`${idp.base}/oauth2/userInfo?access_token=${r.AccessToken}`);
     await fetch(`${idp.base}/logout?id_token_hint=${r.IdToken}&refresh_token=${r.RefreshToken}&code=c0de-in-url`);
+    // Nor a token put in the path (a matrix parameter, an encoded `?`): the path is logged.
+    await fetch(`${idp.base}/oauth2/userInfo;access_token=${r.AccessToken}`);
+    await fetch(`${idp.base}/${poolId}/.well-known/jwks.json/%3Fid_token=${r.IdToken}`);
     const logs = idp.logs.join('');
     expect(logs).toContain('/oauth2/userInfo');
     expect(logs).not.toContain(r.IdToken.split('.')[2]);
+    expect(logs).not.toContain(r.IdToken.split('.')[1]);
+    expect(logs).not.toContain(r.AccessToken.split('.')[1]);
     expect(logs).not.toContain('c0de-in-url');
     expect(logs.length).toBeGreaterThan(1000);
     expect(logs).not.toContain(SECRET_PASSWORD);
