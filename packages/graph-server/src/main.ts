@@ -35,9 +35,9 @@ async function main(): Promise<void> {
   if (!Number.isFinite(waitMs) || waitMs < 0) fail(`--wait must be a number of seconds, got ${values.wait}`);
   const input = await configFromFileAndEnv(values.config).catch((error: unknown) => fail((error as Error).message));
   const server = await createGraphServer(input, { logger: { level: process.env.LOG_LEVEL ?? 'info' }, waitForAccessServiceMs: waitMs }).catch(
-    (error: unknown) => fail(error instanceof Error ? error.message : String(error)),
+    (error: unknown) => fail(error instanceof Error ? error.message : String(error), { usage: false }),
   );
-  const url = await server.listen({ port, host: values.host }).catch((error: unknown) => fail(`cannot listen on ${values.host}:${port}: ${String(error)}`));
+  const url = await server.listen({ port, host: values.host }).catch((error: unknown) => fail(`cannot listen on ${values.host}:${port}: ${String(error)}`, { usage: false }));
   server.app.log.info({ url, dataset: server.config.dataset.name, mode: server.security.secure ? 'secure' : 'open' }, 'graph server listening');
   let stopping = false;
   const stop = (signal: string) => {
@@ -53,8 +53,9 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => stop('SIGTERM'));
 }
 
-function fail(message: string): never {
-  console.error(`ianode-graph: ${redactAuthorization(message)}\n${USAGE}`);
+/** Exit 2 with the message; the usage text only for mistakes in the command line or config. */
+function fail(message: string, { usage = true }: { usage?: boolean } = {}): never {
+  console.error(`ianode-graph: ${redactAuthorization(message)}${usage ? `\n${USAGE}` : ''}`);
   process.exit(2);
 }
 

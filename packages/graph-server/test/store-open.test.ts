@@ -3,9 +3,11 @@
  * the store did at open shows in the server log, and a damaged store folder fails the start with
  * the store's message (main.ts then exits 2 with it).
  */
+import { spawnSync } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Writable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openStore } from '@ianode/store';
@@ -58,5 +60,22 @@ describe('graph server start and the store folder', () => {
       code: 'STORE_CORRUPT',
       message: expect.stringContaining('wal-0000000000.log is damaged at byte 0'),
     });
+  });
+
+  it('the entry point exits 2 with the store message, and no usage text (nothing was wrong with the command)', async () => {
+    const dir = await folder();
+    const log = path.join(dir, 'wal-0000000000.log');
+    const bytes = await readFile(log);
+    bytes[17]! ^= 1;
+    await writeFile(log, bytes);
+    const config = path.join(dir, '..', `${path.basename(dir)}.yaml`);
+    await writeFile(config, `dataset:\n  storage: ${JSON.stringify(dir)}\n`);
+    dirs.push(config);
+    const main = fileURLToPath(new URL('../dist/main.js', import.meta.url));
+    const run = spawnSync(process.execPath, [main, '--config', config, '--port', '0'], { encoding: 'utf8', env: { ...process.env, JWKS_URL: 'disabled' }, timeout: 60_000 });
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain('wal-0000000000.log is damaged at byte 0');
+    expect(run.stderr).not.toContain('usage:');
+    expect(await readFile(log)).toEqual(bytes); // the folder is left as it was
   });
 });
