@@ -40,17 +40,8 @@ import oxigraph from 'oxigraph';
 import { termToKey, type Term } from '@ianode/rdf';
 import { openStore, type QuadStore } from '@ianode/store';
 import { executeQuery } from '../../src/engine/execute.js';
+import { mulberry32 } from '../support/random.js';
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const E = 'http://e/';
 const NODES = ['a', 'b', 'c', 'd', 'e'].map((x) => `<${E}${x}>`);

@@ -9,20 +9,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { QuadStore } from '@ianode/store';
 import { compareOf, DATE_TIME, EXACT, newKeyValue, NO_TZ, NUMERIC, readKey, SCALED, valueFastPath } from '../../src/engine/numeric.js';
 import { select, selectOrdered, storeWith } from './support.js';
+import { mulberry32 as random } from '../support/random.js';
 
 const XSD = 'http://www.w3.org/2001/XMLSchema#';
 
-/** mulberry32: a fixed seed gives the same data on every run. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const rnd = random(20261124);
 const int = (lo: number, hi: number): number => lo + Math.floor(rnd() * (hi - lo + 1));

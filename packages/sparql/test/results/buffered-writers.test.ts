@@ -11,6 +11,7 @@ import {
 } from '../../src/results/index.js';
 import { memoTermText } from '../../src/results/text-buffer.js';
 import { legacyCsv, legacyJson, legacyLines, legacyTsv, legacyXml } from './legacy-writers.js';
+import { mulberry32 } from '../support/random.js';
 
 const FORMATS: ReadonlyArray<[string, (r: BindingsResult) => Generator<string>]> = [
   [SPARQL_RESULTS_JSON, legacyJson],
@@ -18,16 +19,6 @@ const FORMATS: ReadonlyArray<[string, (r: BindingsResult) => Generator<string>]>
   [SPARQL_RESULTS_CSV, legacyCsv],
   [SPARQL_RESULTS_TSV, legacyTsv],
 ];
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 // Pieces of text that some format escapes, quotes or replaces.
 const PIECES = [
