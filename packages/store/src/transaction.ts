@@ -19,6 +19,7 @@ import { DEFAULT_LABEL_ID, type LabelTable } from './labels.js';
 import { ORDERS } from './orders.js';
 import { compareRows, sortRows } from './radix-sort.js';
 import { findLiveRow, type Run } from './run.js';
+import { VisibilityMask } from './visibility.js';
 
 /** Label id of an add that names no label (keep the current one, else pending, else default). */
 export const NO_LABEL = 0xffffffff;
@@ -56,8 +57,8 @@ export function quadKey(g: number, s: number, p: number, o: number): string {
 
 export class TxBuffer implements WriteTransaction {
   readonly ops: Op[] = [];
-  /** Per label id: 0 not yet asked, 1 writable, 2 not (the predicate runs once per label). */
-  private writableIds = new Uint8Array(0);
+  /** Which label ids the writer may write, each judged once (undefined: every label). */
+  private readonly writableMask: VisibilityMask | undefined;
 
   constructor(
     private readonly dict: TermDictionary,
@@ -65,29 +66,20 @@ export class TxBuffer implements WriteTransaction {
     readonly cols: RowColumns,
     readonly firstRow: number,
     private readonly writable?: ((label: string) => boolean) | undefined,
-  ) {}
-
-  /** Whether the writer may change a quad labelled `id` (always, without a predicate; a throwing
-   * predicate means no). */
-  private mayWrite(id: number): boolean {
-    if (this.writable === undefined) return true;
-    if (id >= this.writableIds.length) {
-      const t = new Uint8Array(Math.max(16, id + 1, this.writableIds.length * 2));
-      t.set(this.writableIds);
-      this.writableIds = t;
-    }
-    let v = this.writableIds[id]!;
-    if (v === 0) {
-      let ok = false;
+  ) {
+    // A predicate that throws means "may not write" (fail closed; a read would fail instead).
+    this.writableMask = writable === undefined ? undefined : new VisibilityMask(labels, (label) => {
       try {
-        ok = this.writable(this.labels.text(id)) === true;
+        return writable(label) === true;
       } catch {
-        ok = false;
+        return false;
       }
-      v = ok ? 1 : 2;
-      this.writableIds[id] = v;
-    }
-    return v === 1;
+    });
+  }
+
+  /** Whether the writer may change a quad labelled `id`. */
+  private mayWrite(id: number): boolean {
+    return this.writableMask === undefined || this.writableMask.visible(id);
   }
 
   add(quad: KeyQuad, label?: string): void {
