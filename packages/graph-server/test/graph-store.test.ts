@@ -165,6 +165,16 @@ describe('POST to the graph store creates a graph', () => {
     expect(r.headers.location).toBeUndefined();
     expect(await ask('ASK { <http://s> <http://p> "d" GRAPH <http://g/t> { <http://s> <http://p> "in g" } }')).toBe(true);
   });
+
+  it('a labels graph (either namespace) is refused: 400, nothing stored; labels arrive by /ds/upload only', async () => {
+    for (const ns of ['http://ndtp.co.uk/security#', 'http://telicent.io/security#']) {
+      const body = `<http://s> <http://p> "d" .\n<${ns}labels> { _:e <${ns}pattern> "<http://s> <http://p> \\"d\\"" ; <${ns}label> "*" . }`;
+      const r = await gsp('POST', '/ds/data', body, { 'content-type': 'application/trig' });
+      expect(r.status).toBe(400);
+      expect(r.text).toContain('labels graphs are read by POST /ds/upload only');
+      expect(await ask('ASK { <http://s> <http://p> "d" }')).toBe(false);
+    }
+  });
 });
 
 describe('multipart bodies', () => {

@@ -3,5 +3,5 @@ export { openStore, LabelledQuadStore } from './store.js';
 export { SnapshotDataset } from './snapshot.js';
 export { StoreError, type StoreErrorCode } from './errors.js';
 export { DEFAULT_LABEL_ID } from './labels.js';
-export { prepareLoad } from './loader.js';
+export { isLabelsGraph, prepareLoad } from './loader.js';
 export { verifyStore, recoverStore, type VerifyReport, type RecoveryReport, type Finding } from './verify.js';

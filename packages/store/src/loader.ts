@@ -18,6 +18,12 @@ import { NO_LABEL, type TxBuffer } from './transaction.js';
 
 const NAMESPACES = ['http://ndtp.co.uk/security#', 'http://telicent.io/security#'];
 const LABEL_GRAPHS = new Set(NAMESPACES.map((ns) => '<' + ns + 'labels'));
+
+/** Whether a graph key names the labels graph (SPEC §3, either namespace): read by uploads, never
+ * stored as data. */
+export function isLabelsGraph(graphKey: string): boolean {
+  return LABEL_GRAPHS.has(graphKey);
+}
 const PATTERN_PREDICATES = new Set(NAMESPACES.map((ns) => '<' + ns + 'pattern'));
 const LABEL_PREDICATES = new Set(NAMESPACES.map((ns) => '<' + ns + 'label'));
 

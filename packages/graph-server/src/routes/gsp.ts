@@ -27,6 +27,7 @@ import {
   defaultGraph, factory, formatFromContentType, formatFromExtension, namedNode, parseQuadKeys, termToKey, type Dataset, type Quad, type RdfFormat,
 } from '@ianode/rdf';
 import type { UpdateOp } from '@ianode/sparql';
+import { isLabelsGraph } from '@ianode/store';
 import { tooLarge } from '../body.js';
 import { guarded, type BodyDeadline } from '../body-reader.js';
 import { isJsonLd, jsonLdToNQuads } from '../jsonld.js';
@@ -37,8 +38,6 @@ import { GraphServerError } from '../errors.js';
 import type { RouteContext } from './context.js';
 import { closeAfterReply, sendChunks } from './respond.js';
 
-const LABELS_GRAPH = '<http://ndtp.co.uk/security#labels';
-const LABELS_GRAPH_2 = '<http://telicent.io/security#labels';
 const SUPPORTED = 'text/turtle, application/n-triples, application/ld+json, application/n-quads, application/trig, or multipart/form-data of those';
 /** Most parts of one multipart body. */
 const MAX_PARTS = 64;
@@ -175,7 +174,7 @@ export function registerGraphStore(app: FastifyInstance, ctx: RouteContext): voi
       } else format = part.format;
       parseQuadKeys(text, { format, baseIRI }, (s, p, o, g) => {
         if (g !== '' && graphKey !== undefined) throw new GraphServerError('BAD_REQUEST', 'the body has named graphs: a write to one graph takes triples (Turtle, N-Triples, JSON-LD)');
-        if (g === LABELS_GRAPH || g === LABELS_GRAPH_2) throw new GraphServerError('BAD_REQUEST', `labels graphs are read by POST /${ds}/upload only`);
+        if (isLabelsGraph(g)) throw new GraphServerError('BAD_REQUEST', `labels graphs are read by POST /${ds}/upload only`);
         quads.push({ s: s.slice(), p: p.slice(), o: o.slice(), g: graphKey ?? g });
       });
     }

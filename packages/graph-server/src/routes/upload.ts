@@ -9,15 +9,14 @@
  * (`prepareLoad`: syntax and label errors are 400), all without the store's writer lock; the lock
  * is held only for the commit.
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { validateLabel } from '@ianode/abac';
+import type { FastifyInstance } from 'fastify';
 import { formatFromContentType, formatFromExtension, type RdfFormat } from '@ianode/rdf';
 import { prepareLoad, type LoadResult, type PreparedLoad } from '@ianode/store';
 import { tooLarge } from '../body.js';
 import type { SpooledBody } from '../body-reader.js';
 import { GraphServerError } from '../errors.js';
 import { isJsonLd, jsonLdToNQuads } from '../jsonld.js';
-import { audit } from '../writes.js';
+import { audit, requestLabel } from '../writes.js';
 import type { RouteContext } from './context.js';
 import { closeAfterReply } from './respond.js';
 
@@ -29,7 +28,7 @@ export function registerUpload(app: FastifyInstance, ctx: RouteContext): void {
   app.post(`/${config.dataset.name}/upload`, async (request, reply) => {
     const caller = request.caller!;
     security.require(caller, 'write');
-    const label = securityLabel(request);
+    const label = requestLabel(request); // a malformed label is 400 before any byte is read
     const declared = Number(request.headers['content-length']);
     if (Number.isFinite(declared) && declared > limit) throw tooLarge(limit);
     const contentType = request.headers['content-type'];
@@ -88,14 +87,6 @@ const EXTRA_TYPES: Readonly<Record<string, RdfFormat>> = { 'text/trig': 'applica
 
 function essenceOf(contentType: string | undefined): string {
   return (contentType ?? '').split(';')[0]!.trim().toLowerCase();
-}
-
-function securityLabel(request: FastifyRequest): string | undefined {
-  const header = request.headers['security-label'];
-  if (header === undefined) return undefined;
-  if (Array.isArray(header)) throw new GraphServerError('BAD_REQUEST', 'one Security-Label header per upload');
-  validateLabel(header); // LabelSyntaxError -> 400 with the position, before any byte is read
-  return header;
 }
 
 /** The body's format (JSON-LD is converted to N-Quads first); 415 when it is none we read. */
