@@ -16,7 +16,7 @@ import { blankNode, literal, namedNode, type Term } from '@ianode/rdf';
 import type { Solution } from '../api.js';
 import { ResultsSyntaxError } from './errors.js';
 import { SPARQL_RESULTS_CSV } from './media-types.js';
-import { CHUNK_SIZE, memoTermText } from './text-buffer.js';
+import { delimitedRows } from './text-buffer.js';
 import type { BindingsResult, BooleanResult, ParsedResults } from './types.js';
 
 export const ASK_RESULT_COLUMN = '_askResult';
@@ -46,22 +46,7 @@ export function* csvResultChunks(result: BindingsResult | BooleanResult): Genera
     yield `${ASK_RESULT_COLUMN}\r\n${result.value ? 'true' : 'false'}\r\n`;
     return;
   }
-  const variables = result.variables;
-  let out = variables.map(field).join(',') + '\r\n';
-  const text = memoTermText(termCsv);
-  for (const solution of result.solutions) {
-    for (let i = 0; i < variables.length; i++) {
-      if (i > 0) out += ',';
-      const term = solution.get(variables[i]!);
-      if (term !== undefined) out += text(term);
-    }
-    out += '\r\n';
-    if (out.length >= CHUNK_SIZE) {
-      yield out;
-      out = '';
-    }
-  }
-  if (out.length > 0) yield out;
+  yield* delimitedRows(result, result.variables.map(field).join(','), ',', '\r\n', termCsv);
 }
 
 interface CsvField {

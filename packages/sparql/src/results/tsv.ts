@@ -13,7 +13,7 @@ import type { Solution } from '../api.js';
 import { ASK_RESULT_COLUMN } from './csv.js';
 import { ResultsSyntaxError } from './errors.js';
 import { SPARQL_RESULTS_TSV } from './media-types.js';
-import { CHUNK_SIZE, memoTermText } from './text-buffer.js';
+import { delimitedRows } from './text-buffer.js';
 import type { BindingsResult, BooleanResult, ParsedResults } from './types.js';
 
 const BARE_NUMBER: Readonly<Record<string, RegExp>> = {
@@ -44,22 +44,7 @@ export function* tsvResultChunks(result: BindingsResult | BooleanResult): Genera
     yield `${ASK_RESULT_COLUMN}\n${result.value ? 'true' : 'false'}\n`;
     return;
   }
-  const variables = result.variables;
-  let out = variables.map((v) => '?' + v).join('\t') + '\n';
-  const text = memoTermText(termTsv);
-  for (const solution of result.solutions) {
-    for (let i = 0; i < variables.length; i++) {
-      if (i > 0) out += '\t';
-      const term = solution.get(variables[i]!);
-      if (term !== undefined) out += text(term);
-    }
-    out += '\n';
-    if (out.length >= CHUNK_SIZE) {
-      yield out;
-      out = '';
-    }
-  }
-  if (out.length > 0) yield out;
+  yield* delimitedRows(result, result.variables.map((v) => '?' + v).join('\t'), '\t', '\n', termTsv);
 }
 
 /** Reads a TSV results document. Throws ResultsSyntaxError with the line and column. */
