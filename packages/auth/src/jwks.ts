@@ -1,5 +1,6 @@
 import { createLocalJWKSet } from 'jose';
 import { AuthError } from './errors.js';
+import { fetchJsonDocument } from './fetch-json.js';
 
 /** A key set after fetching: jose's key selection over one JSON Web Key Set. */
 export type KeySet = ReturnType<typeof createLocalJWKSet>;
@@ -134,32 +135,7 @@ export class JwksCache {
   private async fetchJson(url: URL): Promise<unknown> {
     const fail = (detail: string, cause?: unknown): AuthError =>
       new AuthError('JWKS_UNAVAILABLE', UNAVAILABLE, { cause: new Error(`${url.href}: ${detail}`, cause === undefined ? undefined : { cause }) });
-    let response: Response;
-    try {
-      response = await this.options.fetch(url, {
-        headers: { accept: 'application/json' },
-        signal: AbortSignal.timeout(this.options.timeoutMs),
-      });
-    } catch (cause) {
-      throw fail('unreachable', cause);
-    }
-    if (!response.ok) {
-      await response.body?.cancel().catch(() => undefined);
-      throw fail(`answered HTTP ${response.status}`);
-    }
-    let text: string;
-    try {
-      text = await response.text();
-    } catch (cause) {
-      throw fail('body could not be read', cause);
-    }
-    if (text.length > MAX_DOCUMENT_CHARS) throw fail('document too large');
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch (cause) {
-      throw fail('not JSON', cause);
-    }
+    const value = await fetchJsonDocument(url, { fetch: this.options.fetch, timeoutMs: this.options.timeoutMs, maxChars: MAX_DOCUMENT_CHARS }, fail);
     if (typeof value !== 'object' || value === null || Array.isArray(value)) throw fail('not a JSON object');
     return value;
   }

@@ -14,6 +14,7 @@
 import { createHash } from 'node:crypto';
 import type { JWTPayload } from 'jose';
 import { AuthError } from './errors.js';
+import { fetchJsonDocument } from './fetch-json.js';
 
 export interface RevocationListOptions {
   url: string | URL;
@@ -63,26 +64,7 @@ export function createRevocationList(options: RevocationListOptions): Revocation
 
   async function load(): Promise<void> {
     const startedAt = now();
-    let response: Response;
-    try {
-      response = await fetchFn(url, { headers: { accept: 'application/json' }, signal: AbortSignal.timeout(timeoutMs) });
-    } catch (cause) {
-      throw fail('unreachable', cause);
-    }
-    if (!response.ok) {
-      await response.body?.cancel().catch(() => undefined);
-      throw fail(`answered HTTP ${response.status}`);
-    }
-    const text = await response.text().catch((cause: unknown) => {
-      throw fail('body could not be read', cause);
-    });
-    if (text.length > MAX_DOCUMENT_CHARS) throw fail('document too large');
-    let document: unknown;
-    try {
-      document = JSON.parse(text);
-    } catch (cause) {
-      throw fail('not JSON', cause);
-    }
+    const document = await fetchJsonDocument(url, { fetch: fetchFn, timeoutMs, maxChars: MAX_DOCUMENT_CHARS }, fail);
     const { subjects, sessions } = (document ?? {}) as { subjects?: unknown; sessions?: unknown };
     if (!Array.isArray(subjects) || !Array.isArray(sessions)) throw fail('no subjects and sessions lists');
     const bySubject = new Map<string, number>();
