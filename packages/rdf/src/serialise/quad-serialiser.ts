@@ -1,8 +1,9 @@
 /** Streaming serialisers for every RdfFormat, and a string convenience on top. */
 import { Writer } from 'n3';
-import type { Quad, Term } from '../terms.js';
+import type { Quad } from '../terms.js';
 import { assertFormat, type RdfFormat } from '../parse/format.js';
 import { termToNTriples } from './n-triples-terms.js';
+import { memoTermText } from './term-memo.js';
 import { IRI_FORBIDDEN } from '../iri.js';
 
 export interface QuadSerialiserOptions {
@@ -30,25 +31,12 @@ function checkTurtleIris(q: Quad): void {
   }
 }
 
-/** Terms a line serialiser remembers the text of before it starts afresh. */
-const TERM_MEMO_LIMIT = 1 << 14;
-
-/** N-Triples or N-Quads, one line per quad. Quads repeat terms (a subject over its triples, the
- * predicates, the graph), and a store hands back the same Term object for a recently decoded id,
- * so each Term object is escaped once per serialiser (a bounded memo; errors are not remembered). */
+/** N-Triples or N-Quads, one line per quad; each Term object is escaped once per serialiser
+ * (term-memo.ts). */
 function createLineSerialiser(quads: boolean, write: (chunk: string) => void): QuadSerialiser {
   const format: RdfFormat = quads ? 'application/n-quads' : 'application/n-triples';
   let done = false;
-  let memo = new Map<Term, string>();
-  const text = (term: Term): string => {
-    let t = memo.get(term);
-    if (t === undefined) {
-      t = termToNTriples(term);
-      if (memo.size >= TERM_MEMO_LIMIT) memo = new Map();
-      memo.set(term, t);
-    }
-    return t;
-  };
+  const text = memoTermText(termToNTriples);
   return {
     push(q) {
       if (done) throw new TypeError('push() called after end()');
