@@ -83,6 +83,11 @@ export interface LimitsConfig {
   spoolMemoryBytes: number;
   /** Graceful stop: how long in-flight requests may finish before they are cut (default 30 000 ms). */
   shutdownGraceMs: number;
+  /** Query worker threads (SPARQL queries and GraphQL run on them, pool/pool.ts); 0 = one per
+   * core (`os.availableParallelism()`, the default). `QUERY_WORKERS` in the environment. */
+  queryWorkers: number;
+  /** Queries that may wait for a free worker; one more is answered 503 with Retry-After (default 256). */
+  queryQueue: number;
 }
 
 export interface SecurityConfig {
@@ -151,7 +156,8 @@ export function defaultConfig(): GraphServerConfig {
     },
     limits: { queryTimeoutMs: 60_000, uploadBytes: 512 * 1024 * 1024, requestBytes: 1024 * 1024,
       queryMaxBytes: 1024 * 1024, queryMaxDepth: 200, resultRows: 1_000_000, requestsPerMinute: 0,
-      bodyIdleTimeoutMs: 30_000, bodyTimeoutMs: 600_000, spoolMemoryBytes: 16 * 1024 * 1024, shutdownGraceMs: 30_000 },
+      bodyIdleTimeoutMs: 30_000, bodyTimeoutMs: 600_000, spoolMemoryBytes: 16 * 1024 * 1024, shutdownGraceMs: 30_000,
+      queryWorkers: 0, queryQueue: 256 },
     security: { attributeCacheMs: 30_000 },
     graphql: false,
   };
@@ -250,9 +256,14 @@ export async function configFromFileAndEnv(path: string | undefined, env: NodeJS
   const file = path === undefined ? {} : await loadConfigFile(path, env);
   const fromEnv = Object.fromEntries(Object.entries(securityFromEnv(env)).filter(([, v]) => v !== undefined));
   const tuning = storeTuningFromEnv(env);
+  const workers = env['QUERY_WORKERS'];
+  if (workers !== undefined && workers.trim() !== '' && !/^\d+$/.test(workers.trim())) {
+    throw new TypeError(`QUERY_WORKERS must be a whole number (0 = one per core), got ${JSON.stringify(workers)}`);
+  }
   return {
     ...file,
     ...(Object.keys(tuning).length > 0 ? { dataset: { ...(file.dataset ?? {}), ...tuning } } : {}),
+    ...(workers !== undefined && workers.trim() !== '' ? { limits: { ...(file.limits ?? {}), queryWorkers: Number(workers) } } : {}),
     security: { ...(file.security ?? {}), ...fromEnv },
   };
 }

@@ -20,6 +20,7 @@ export type GraphServerErrorCode =
   | 'RATE_LIMITED'
   | 'NOT_IMPLEMENTED'
   | 'SHUTTING_DOWN'
+  | 'UNAVAILABLE'
   | 'CLIENT_CLOSED'
   | 'INTERNAL';
 
@@ -41,6 +42,21 @@ export class GraphServerError extends Error {
   }
 }
 
+/**
+ * An error a query worker (pool/worker.ts) met and turned into its reply with this same table:
+ * the main thread sends that reply as it is. `fault` (server faults only) is for the log.
+ */
+export class ForwardedError extends Error {
+  constructor(
+    readonly reply: ErrorReply,
+    fault?: { message: string; stack: string | undefined },
+  ) {
+    super(fault?.message ?? reply.body.message);
+    this.name = 'ForwardedError';
+    if (fault?.stack !== undefined) this.stack = fault.stack;
+  }
+}
+
 type AnyCode = GraphServerErrorCode | AuthErrorCode | SparqlErrorCode | StoreErrorCode | 'RDF_SYNTAX' | 'LABEL_SYNTAX';
 
 /** Every code -> HTTP status (auth codes come from @ianode/auth's own table). */
@@ -56,6 +72,7 @@ const STATUS: Record<Exclude<AnyCode, AuthErrorCode>, number> = {
   RATE_LIMITED: 429,
   NOT_IMPLEMENTED: 501,
   SHUTTING_DOWN: 503,
+  UNAVAILABLE: 503,
   CLIENT_CLOSED: 400,
   INTERNAL: 500,
   SPARQL_SYNTAX: 400,
@@ -87,6 +104,7 @@ const AUTH_CODES = new Set<string>(['MISSING_TOKEN', 'INVALID_TOKEN', 'FORBIDDEN
 
 /** The reply for any thrown value; unknown errors become a 500 that says nothing of the cause. */
 export function errorReply(error: unknown): ErrorReply {
+  if (error instanceof ForwardedError) return { status: error.reply.status, body: { ...error.reply.body }, headers: { ...error.reply.headers } };
   const headers: Record<string, string> = {};
   if (error instanceof AuthError) {
     const challenge = authChallenge(error);

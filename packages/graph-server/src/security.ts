@@ -10,6 +10,7 @@ import {
 } from '@ianode/auth';
 import type { LabelPredicate } from '@ianode/rdf';
 import type { Operation, SecurityConfig } from './config.js';
+import type { Grant } from './pool/protocol.js';
 import { GraphServerError } from './errors.js';
 
 /** Who is asking, and what they may see. */
@@ -27,6 +28,9 @@ export interface Caller {
   may(operation: Operation): boolean;
   /** The store view predicate; undefined = everything (open mode). */
   visible: LabelPredicate | undefined;
+  /** What `visible` is built from, as data, for the query workers (pool/protocol.ts); undefined
+   * exactly when `visible` is (open mode). */
+  grant: Grant | undefined;
 }
 
 export interface Security {
@@ -64,7 +68,7 @@ export function createSecurity(options: SecurityOptions): Security {
     }
   };
   if (!secure) {
-    const everyone: Caller = { id: 'anonymous', user: 'anonymous', attributes: [], may: () => true, visible: undefined };
+    const everyone: Caller = { id: 'anonymous', user: 'anonymous', attributes: [], may: () => true, visible: undefined, grant: undefined };
     return { secure, verifier: undefined, attributes: undefined, revocations: undefined, require, authenticate: async () => everyone, checkAccessService: async () => {} };
   }
   if (security.userAttributesUrl === undefined || security.userAttributesUrl === '') {
@@ -127,6 +131,7 @@ export function createSecurity(options: SecurityOptions): Security {
       attributes: strings,
       may: (operation) => evaluator.isVisible(permissions[operation]),
       visible: (label) => evaluator.isVisible(label),
+      grant: { attributes: strings, hierarchies: [...tiersByName] },
     };
   }
 

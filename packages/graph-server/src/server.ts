@@ -21,6 +21,8 @@ import { registerUpload } from './routes/upload.js';
 import { createRateLimiter, createSecurity, type Caller, type Security } from './security.js';
 import { BodyDeadline, realTimers, SpoolArea, spoolBody, type Timers } from './body-reader.js';
 import { createWriter } from './writes.js';
+import { availableParallelism } from 'node:os';
+import { QueryPool } from './pool/pool.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -57,12 +59,18 @@ export interface GraphServer {
   store: QuadStore;
   security: Security;
   metrics: Metrics;
+  /** The query workers (pool/pool.ts). */
+  pool: QueryPool;
   listen(options?: { port?: number; host?: string }): Promise<string>;
   /** Graceful stop: stop accepting, let in-flight requests finish for up to
    * `limits.shutdownGraceMs`, then end the rest (write bodies still arriving: 503) and close the
    * store. Returns within the grace plus a short margin. */
   close(): Promise<void>;
 }
+
+/** How long past its deadline a query may run before its worker is terminated: the engine's own
+ * checks end most queries at the deadline; this bounds the rest (a regex, a parse, a long step). */
+const QUERY_KILL_GRACE_MS = 20;
 
 /** After the grace: time for 503 replies to go out before sockets are cut, and for the store to close. */
 const CLOSE_MARGIN_MS = 1_000;
@@ -190,12 +198,31 @@ export async function createGraphServer(input: GraphServerConfigInput | GraphSer
   /** Set when a graceful stop's grace is over: bodies still to be read are refused (503). */
   let graceOver = false;
   let storeClosed = false;
+  const pool = new QueryPool({
+    size: config.limits.queryWorkers > 0 ? config.limits.queryWorkers : availableParallelism(),
+    queueLimit: config.limits.queryQueue,
+    killGraceMs: QUERY_KILL_GRACE_MS,
+    state: store,
+    log: (level, fields, message) => app.log[level](fields, message),
+  });
+  // Workers take a moment to start (they load the query engine): start them with the server.
+  pool.warm();
+  /** The caller as the workers need it; fail closed: a predicate without its grant is refused. */
+  const jobCaller = (caller: Caller) => {
+    if (caller.visible !== undefined && caller.grant === undefined) throw new GraphServerError('INTERNAL', 'caller without a grant');
+    return { open: caller.visible === undefined, grant: caller.grant };
+  };
   const ctx: RouteContext = {
     config,
     security,
     metrics,
     baseIRI: options.baseIRI,
     viewFor: (caller) => store.view(caller.visible ?? (() => true)),
+    queries: {
+      pool,
+      sparql: (caller, job) => pool.sparql(job, jobCaller(caller)),
+      graphql: (caller, job) => pool.graphql(job, jobCaller(caller)),
+    },
     writer: createWriter(store),
     bodies: {
       deadline: (what) => {
@@ -217,6 +244,7 @@ export async function createGraphServer(input: GraphServerConfigInput | GraphSer
   registerGraphStore(app, ctx);
   registerGraphql(app, ctx);
   app.addHook('onClose', async () => {
+    await pool.close();
     storeClosed = true;
     await spoolArea.remove();
     if (options.store === undefined) await store.close();
@@ -264,7 +292,10 @@ export async function createGraphServer(input: GraphServerConfigInput | GraphSer
     store,
     security,
     metrics,
+    pool,
     async listen({ port = 3030, host = '127.0.0.1' } = {}) {
+      // Queries are answered by the workers: the server takes requests once one is ready.
+      await pool.ready();
       return app.listen({ port, host });
     },
     close() {

@@ -56,16 +56,58 @@ function hashBytes(b: Uint8Array, n: number): number {
   return h >>> 0;
 }
 
+/**
+ * What a reader on another thread needs to look terms up and decode ids (`TermDictionary.share`,
+ * `TermDictionary.reader`): the arrays live in SharedArrayBuffers, so posting this to a worker
+ * shares them, never copies.
+ */
+export interface DictionaryShare {
+  readonly arena: Uint8Array;
+  readonly starts: Uint32Array;
+  readonly slots: Uint32Array;
+  /** Ids the reader may use: [0, count). */
+  readonly count: number;
+  /** Changes whenever the dictionary forgets ids (`truncate`): a reader then drops its caches. */
+  readonly scope: number;
+}
+
+/** A Buffer over new shared memory (zero-filled). */
+function sharedBytes(n: number): Buffer {
+  return Buffer.from(new SharedArrayBuffer(n));
+}
+
+function sharedU32(n: number): Uint32Array {
+  return new Uint32Array(new SharedArrayBuffer(n * 4));
+}
+
+function sharedSlice(a: Uint32Array, n: number): Uint32Array {
+  const b = sharedU32(n);
+  b.set(a.subarray(0, n));
+  return b;
+}
+
+/**
+ * The arrays are in shared memory so query workers read the store's dictionary in place
+ * (`share` / `reader`). That is safe without locks because of how the writer changes them: bytes
+ * and starts of an id never change once written (appends go past the end; a grown array is a new
+ * one); a hash slot goes from free to taken and never back (a rehash builds a new table); and a
+ * reader only uses ids below the count it was given, which were all written before the message
+ * that gave it the count (message passing orders memory).
+ */
 export class TermDictionary implements TermLookup {
-  private arena = Buffer.allocUnsafe(1 << 16);
+  private arena = sharedBytes(1 << 16);
   private arenaLength = 0;
   /** Start of each id's bytes; `starts[id + 1]` is its end. */
-  private starts = new Uint32Array(1 << 12);
-  private hashes = new Uint32Array(1 << 12);
+  private starts = sharedU32(1 << 12);
+  private hashes = sharedU32(1 << 12);
   /** Pairs (hash, id) so a probe reads one cache line; id EMPTY marks a free slot. Capacity (in
    * pairs) is a power of two, load at most 1/2. */
-  private slots = new Uint32Array(2 << 13).fill(EMPTY);
+  private slots = sharedU32(2 << 13).fill(EMPTY);
   private count = 0;
+  /** A reader (`TermDictionary.reader`): looks up and decodes, never interns. */
+  private readOnly = false;
+  /** Bumped by `truncate` (see DictionaryShare.scope). */
+  private scopeNumber = 0;
   /** The UTF-8 bytes of the key being looked up (encoded natively, then hashed and compared as
    * bytes: no character loop over a possibly sliced or concatenated string). */
   private scratch = Buffer.allocUnsafe(1 << 12);
@@ -92,6 +134,38 @@ export class TermDictionary implements TermLookup {
     this.intern('');
   }
 
+  /** The shared arrays and the id count, for a reader on another thread. `count` (default: every
+   * id) bounds what the reader may use: pass the count of a committed state. */
+  share(count = this.count): DictionaryShare {
+    return { arena: this.arena, starts: this.starts, slots: this.slots, count: Math.min(count, this.count), scope: this.scopeNumber };
+  }
+
+  /** A read-only dictionary over a share (on a worker thread); `update` moves it to a later one. */
+  static reader(share: DictionaryShare): TermDictionary {
+    const dict = new TermDictionary();
+    dict.readOnly = true;
+    dict.hashes = new Uint32Array(0);
+    dict.update(share);
+    return dict;
+  }
+
+  /** Take a later share of the same dictionary (a reader only). */
+  update(share: DictionaryShare): void {
+    if (!this.readOnly) throw new TypeError('update() is for a dictionary made by TermDictionary.reader');
+    const arena = share.arena;
+    this.arena = Buffer.isBuffer(arena) ? arena : Buffer.from(arena.buffer, arena.byteOffset, arena.byteLength);
+    this.starts = share.starts;
+    this.slots = share.slots;
+    this.count = share.count;
+    this.arenaLength = this.starts[share.count]!;
+    if (share.scope !== this.scopeNumber) {
+      this.scopeNumber = share.scope;
+      this.scope = {};
+      this.cacheKeys.fill('\u0000');
+      this.clearDecoded();
+    }
+  }
+
   /** Number of ids handed out (including the default graph). */
   get size(): number {
     return this.count;
@@ -110,7 +184,8 @@ export class TermDictionary implements TermLookup {
     for (let i = h & mask; ; i = (i + 1) & mask) {
       const id = slots[2 * i + 1]!;
       if (id === EMPTY) return undefined;
-      if (slots[2 * i] === h && this.equalsScratch(id, n)) return id;
+      // A reader may meet ids past its count (the writer goes on interning): not its terms.
+      if (slots[2 * i] === h && id < this.count && this.equalsScratch(id, n)) return id;
     }
   }
 
@@ -138,6 +213,7 @@ export class TermDictionary implements TermLookup {
 
   /** The id of a key, creating it when new. */
   intern(key: string): number {
+    if (this.readOnly) throw new TypeError('a dictionary reader cannot intern terms');
     const c = cacheSlot(key);
     if (this.cacheKeys[c] === key) return this.cacheIds[c]!;
     const n = this.encode(key);
@@ -200,13 +276,13 @@ export class TermDictionary implements TermLookup {
   /** Give back growth slack (after a bulk load) when more than a quarter of the arena is unused. */
   compact(): void {
     if (this.arenaLength < this.arena.length * 0.75) {
-      const arena = Buffer.allocUnsafe(Math.max(1024, this.arenaLength));
+      const arena = sharedBytes(Math.max(1024, this.arenaLength));
       arena.set(this.arena.subarray(0, this.arenaLength));
       this.arena = arena;
     }
     if (this.count + 1 < this.starts.length * 0.75) {
-      this.starts = this.starts.slice(0, this.count + 1);
-      this.hashes = this.hashes.slice(0, this.count + 1);
+      this.starts = sharedSlice(this.starts, this.count + 1);
+      this.hashes = sharedSlice(this.hashes, this.count + 1);
     }
   }
 
@@ -216,6 +292,7 @@ export class TermDictionary implements TermLookup {
     if (size >= this.count) return;
     this.count = size;
     this.scope = {}; // forgotten ids may come back naming other terms
+    this.scopeNumber++;
     this.arenaLength = this.starts[size]!;
     this.cacheKeys.fill('\u0000');
     this.clearDecoded();
@@ -250,17 +327,17 @@ export class TermDictionary implements TermLookup {
     const id = this.count;
     if (id + 2 > this.starts.length) {
       const cap = this.starts.length * 2;
-      const starts = new Uint32Array(cap);
+      const starts = sharedU32(cap);
       starts.set(this.starts);
       this.starts = starts;
-      const hashes = new Uint32Array(cap);
+      const hashes = sharedU32(cap);
       hashes.set(this.hashes);
       this.hashes = hashes;
     }
     const need = this.arenaLength + n;
     if (need > this.arena.length) {
       if (need > MAX_ARENA) throw new RangeError('term dictionary is full (4 GiB of term text)');
-      const next = Buffer.allocUnsafe(Math.min(MAX_ARENA, Math.max(need, this.arena.length * 2)));
+      const next = sharedBytes(Math.min(MAX_ARENA, Math.max(need, this.arena.length * 2)));
       next.set(this.arena.subarray(0, this.arenaLength)); // TypedArray.set: a plain memcpy
       this.arena = next;
     }
@@ -275,7 +352,7 @@ export class TermDictionary implements TermLookup {
 
   /** Rebuild the table with `pairs` slots. */
   private rehash(pairs: number): void {
-    const slots = new Uint32Array(pairs * 2).fill(EMPTY);
+    const slots = sharedU32(pairs * 2).fill(EMPTY);
     const mask = pairs - 1;
     for (let id = 0; id < this.count; id++) {
       const h = this.hashes[id]!;

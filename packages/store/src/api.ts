@@ -3,6 +3,7 @@
  */
 import type { Dataset, RdfFormat } from '@ianode/rdf';
 import type { OpenLogFile } from './persistence.js';
+import type { SharedStoreState } from './shared-state.js';
 
 export type { LogFile, OpenLogFile } from './persistence.js';
 
@@ -135,6 +136,15 @@ export interface StoreStats {
 export interface QuadStore extends Dataset {
   /** A read-only, consistent Dataset of the state as of now; later commits never show in it. */
   snapshot(): Dataset;
+  /** The latest committed state for a reader on another thread (a query worker): its arrays are
+   * shared memory, so posting it copies no data (shared-state.ts). `labelsFrom`: how many label
+   * ids the reader holds already (their texts are not sent again). */
+  shareState(labelsFrom?: number): SharedStoreState;
+  /** Changes with every published state (commit or compaction): `shareState` is new when it does.
+   * Unique among the states of every store in the process. */
+  readonly stateVersion: number;
+  /** Which store this is among those of the process (a reader of another store's states starts over). */
+  readonly storeId: number;
   /** Parse and load RDF as one atomic, durable transaction (all or nothing). A string or stream is
    * parsed while the writer lock is held (fastest for in-process loads); a `PreparedLoad` was
    * parsed before, so the lock is held only for interning, resolution and the log write. */

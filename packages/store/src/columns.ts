@@ -3,6 +3,8 @@
  * values never change once committed, so snapshots share the columns and read rows below their own
  * row count. (A growth swaps the backing arrays; old and new hold the same committed values.)
  */
+import { sharedCopy, sharedU32 } from './shared.js';
+
 export class RowColumns {
   g: Uint32Array;
   s: Uint32Array;
@@ -18,7 +20,7 @@ export class RowColumns {
     this.s = sharedArray(capacity);
     this.p = sharedArray(capacity);
     this.o = sharedArray(capacity);
-    this.label = new Uint32Array(capacity);
+    this.label = sharedArray(capacity);
   }
 
   get capacity(): number {
@@ -50,7 +52,7 @@ export class RowColumns {
   }
 
   markDeleted(row: number, txId: number): void {
-    if (!this.deleted) this.deleted = new Uint32Array(this.g.length);
+    if (!this.deleted) this.deleted = sharedArray(this.g.length);
     this.deleted[row] = txId;
   }
 
@@ -69,25 +71,17 @@ export class RowColumns {
     this.s = sharedCopy(this.s, n);
     this.p = sharedCopy(this.p, n);
     this.o = sharedCopy(this.o, n);
-    this.label = this.label.slice(0, n);
-    if (this.deleted) this.deleted = this.deleted.slice(0, n);
+    this.label = sharedCopy(this.label, n);
+    if (this.deleted) this.deleted = sharedCopy(this.deleted, n);
   }
 }
 
-/** The quad columns live in SharedArrayBuffers so index sorts can run on a worker thread
- * (parallel-sort.ts) without copying them. */
-function sharedArray(length: number): Uint32Array {
-  return new Uint32Array(new SharedArrayBuffer(length * 4));
-}
-
-function sharedCopy(a: Uint32Array, length: number): Uint32Array {
-  const b = sharedArray(length);
-  b.set(a.subarray(0, length));
-  return b;
-}
+/** The columns live in SharedArrayBuffers so index sorts (parallel-sort.ts) and query workers
+ * read them on other threads without copies (shared.ts). */
+const sharedArray = sharedU32;
 
 function grow(a: Uint32Array, cap: number): Uint32Array {
-  const b = a.buffer instanceof SharedArrayBuffer ? sharedArray(cap) : new Uint32Array(cap);
+  const b = sharedArray(cap);
   b.set(a);
   return b;
 }

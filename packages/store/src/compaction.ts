@@ -11,6 +11,7 @@
 import { RowColumns } from './columns.js';
 import { GRAPH_FIRST, type OrderName } from './orders.js';
 import { mergeRuns, type Perms, type Run } from './run.js';
+import { sharedU32 } from './shared.js';
 
 export interface Compacted {
   cols: RowColumns;
@@ -66,7 +67,7 @@ function remapRun(run: Run, keep: Uint8Array, remap: Uint32Array): Run {
 function remapPerm(perm: Uint32Array, keep: Uint8Array, remap: Uint32Array): Uint32Array {
   let n = 0;
   for (let i = 0; i < perm.length; i++) n += keep[perm[i]!]!;
-  const out = new Uint32Array(n);
+  const out = sharedU32(n);
   let k = 0;
   for (let i = 0; i < perm.length; i++) {
     const r = perm[i]!;

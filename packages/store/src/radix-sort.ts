@@ -5,6 +5,7 @@
  * skipped, so a single-graph load never pays for the graph column.
  */
 import type { Position } from './orders.js';
+import { sharedCopy } from './shared.js';
 
 export type ColumnSet = Record<Position, Uint32Array>;
 
@@ -95,6 +96,6 @@ export function stableSortByGraph(g: Uint32Array, perm: Uint32Array): Uint32Arra
     }
   }
   if (constant) return perm;
-  const out = new Uint32Array(perm);
+  const out = sharedCopy(perm);
   return sortRows({ g, s: g, p: g, o: g }, ['g'], out);
 }

@@ -7,6 +7,7 @@
 import { ORDERS, GRAPH_FIRST, type OrderName, type Position } from './orders.js';
 import { compareRows, sortRows, stableSortByGraph, type ColumnSet } from './radix-sort.js';
 import { sortCopy } from './parallel-sort.js';
+import { shareable, sharedCopy, sharedU32 } from './shared.js';
 
 export type Perms = Record<OrderName, Uint32Array>;
 
@@ -19,8 +20,8 @@ export interface Run {
 
 /** Build a run from row ids (any order). Pass `spogSorted` when they are already in SPOG order. */
 export function buildRun(cols: ColumnSet, rows: Uint32Array, spogSorted = false): Run {
-  const spog = spogSorted ? rows : sortRows(cols, ORDERS.spog, rows);
-  return runOf(cols, spog, sortRows(cols, ORDERS.posg, new Uint32Array(spog)), sortRows(cols, ORDERS.ospg, new Uint32Array(spog)));
+  const spog = shareable(spogSorted ? rows : sortRows(cols, ORDERS.spog, rows));
+  return runOf(cols, spog, sortRows(cols, ORDERS.posg, sharedCopy(spog)), sortRows(cols, ORDERS.ospg, sharedCopy(spog)));
 }
 
 /** `buildRun` for rows already in SPOG order, with the two other sorts on worker threads. */
@@ -30,7 +31,8 @@ export async function buildRunParallel(cols: ColumnSet, spog: Uint32Array): Prom
 }
 
 /** A run from its three sorted orders; the graph-first ones are their stable sorts by graph. */
-function runOf(cols: ColumnSet, spog: Uint32Array, posg: Uint32Array, ospg: Uint32Array): Run {
+function runOf(cols: ColumnSet, spogIn: Uint32Array, posgIn: Uint32Array, ospgIn: Uint32Array): Run {
+  const [spog, posg, ospg] = [shareable(spogIn), shareable(posgIn), shareable(ospgIn)];
   return {
     size: spog.length,
     perms: {
@@ -68,7 +70,7 @@ function sameSingleGraph(g: Uint32Array, a: Uint32Array, b: Uint32Array): boolea
 }
 
 export function mergePerm(cols: ColumnSet, keys: readonly Position[], a: Uint32Array, b: Uint32Array): Uint32Array {
-  const out = new Uint32Array(a.length + b.length);
+  const out = sharedU32(a.length + b.length);
   let i = 0;
   let j = 0;
   let k = 0;

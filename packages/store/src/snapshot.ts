@@ -5,16 +5,27 @@
  */
 import type { Dataset, IdQuad, LabelPredicate, QuadBatch, QuadPattern, Term } from '@ianode/rdf';
 import { termToKey, type TermDictionary } from '@ianode/rdf';
-import type { RowColumns } from './columns.js';
 import type { LabelTable } from './labels.js';
 import { boundPrefix, chooseOrder, ORDERS, type OrderName } from './orders.js';
 import { prefixRange, runMayMatch, type Run } from './run.js';
 import { VisibilityMask } from './visibility.js';
 
+/** The row columns a state reads (RowColumns on the writer's thread; their shared arrays on a
+ * query worker's). A growth may swap the arrays: read them through this object each time. */
+export interface ReadColumns {
+  readonly g: Uint32Array;
+  readonly s: Uint32Array;
+  readonly p: Uint32Array;
+  readonly o: Uint32Array;
+  readonly label: Uint32Array;
+  /** Commit id that deleted the row, 0 = live; undefined = no row deleted yet. */
+  readonly deleted: Uint32Array | undefined;
+}
+
 /** One committed state. Immutable once published (the columns only grow past `rowCount`). */
 export interface StoreState {
   readonly txId: number;
-  readonly cols: RowColumns;
+  readonly cols: ReadColumns;
   readonly runs: readonly Run[];
   readonly rowCount: number;
   /** Rows deleted at or before txId (0 lets scans skip the deleted check). */
@@ -22,6 +33,8 @@ export interface StoreState {
   /** Dictionary size at publication: ids at or past it belong to a later or uncommitted
    * transaction (which may still roll back and give them to other terms). */
   readonly termCount: number;
+  /** Label table size at publication (ids at or past it are uncommitted). */
+  readonly labelCount: number;
   readonly dict: TermDictionary;
   readonly labels: LabelTable;
 }

@@ -25,6 +25,7 @@ import {
 } from './persistence.js';
 import { buildRun, buildRunParallel, findLiveRow, mergePerm, mergeRuns, type Run } from './run.js';
 import { SnapshotDataset, type StoreState } from './snapshot.js';
+import { describeState, RunIds, type SharedStoreState } from './shared-state.js';
 import { quadKey, TxBuffer, type Effects } from './transaction.js';
 import {
   decodeStrings, decodeTuples, encodedStringFrames, encodeFrame, FrameType, stringFrames, tupleFrames, u32Payload,
@@ -45,6 +46,11 @@ const TERMS_AHEAD = 64_000;
 /** Commits adding at least this many rows sort their indexes on worker threads. */
 const PARALLEL_SORT_ROWS = 200_000;
 
+/** Publications and stores of every store in the process: a state version or store id names one
+ * state of one store, so a reader handed states of several stores (tests) never mixes them up. */
+let publications = 0;
+let storesOpened = 0;
+
 export async function openStore(options: StoreOptions = {}): Promise<QuadStore> {
   const store = new LabelledQuadStore(options);
   await store.open();
@@ -58,6 +64,11 @@ export class LabelledQuadStore implements QuadStore {
   private runs: Run[] = [];
   private readonly pending = new Map<string, number>();
   private state: StoreState;
+  /** The latest publication's number (`shareState`'s version): unique in the process. */
+  private version = 0;
+  /** This store among the stores of the process (`SharedStoreState.storeId`). */
+  readonly storeId = ++storesOpened;
+  private readonly runIds = new RunIds();
   private liveQuads = 0;
   private deletedRows = 0;
   /** Rows appended by commits but used by no run (the transaction added a quad already stored):
@@ -142,6 +153,14 @@ export class LabelledQuadStore implements QuadStore {
   }
   snapshot(): SnapshotDataset {
     return new SnapshotDataset(this.state);
+  }
+
+  shareState(labelsFrom = 1): SharedStoreState {
+    return describeState(this.state, this.storeId, this.version, this.runIds, this.labels, labelsFrom);
+  }
+
+  get stateVersion(): number {
+    return this.version;
   }
 
   labelOf(quad: KeyQuad): string | undefined {
@@ -376,6 +395,7 @@ export class LabelledQuadStore implements QuadStore {
   }
 
   private publish(txId: number): StoreState {
+    this.version = ++publications;
     return {
       txId,
       cols: this.cols,
@@ -383,6 +403,7 @@ export class LabelledQuadStore implements QuadStore {
       rowCount: this.cols.length,
       deletedRows: this.deletedRows,
       termCount: this.dict.size,
+      labelCount: this.labels.size,
       dict: this.dict,
       labels: this.labels,
     };

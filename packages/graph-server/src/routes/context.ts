@@ -9,6 +9,15 @@ import type { GraphServerConfig } from '../config.js';
 import type { Metrics } from '../metrics.js';
 import type { Caller, Security } from '../security.js';
 import type { Writer } from '../writes.js';
+import type { GraphqlAnswer, QueryPool, SparqlAnswer } from '../pool/pool.js';
+import type { GraphqlJob, SparqlJob } from '../pool/protocol.js';
+
+/** Queries and GraphQL requests, run on the worker pool over the caller's view (../pool/pool.ts). */
+export interface QueryRunner {
+  sparql(caller: Caller, job: SparqlJob): Promise<SparqlAnswer>;
+  graphql(caller: Caller, job: GraphqlJob): Promise<GraphqlAnswer>;
+  readonly pool: QueryPool;
+}
 
 /** Reading write bodies (../body-reader.ts). */
 export interface BodyReader {
@@ -24,8 +33,10 @@ export interface RouteContext {
   security: Security;
   metrics: Metrics;
   baseIRI: string | undefined;
-  /** The caller's view of the data: the only read path routes use (SPEC §3 one enforcement point). */
+  /** The caller's view of the data: the only read path routes use on this thread (SPEC §3 one
+   * enforcement point); queries go to `queries`, which builds the same view on a worker. */
   viewFor(caller: Caller): Dataset;
+  queries: QueryRunner;
   /** The only write path routes use (../writes.ts): the caller's write scope. */
   writer: Writer;
   bodies: BodyReader;

@@ -13,8 +13,8 @@
  * `graphql: false` in the configuration: 404.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { executeGraphql, graphiqlPage, type GraphqlRequest } from '@ianode/graphql';
-import { GraphServerError, statusOf } from '../errors.js';
+import { graphiqlPage, TraversalError, type GraphqlRequest } from '@ianode/graphql';
+import { errorReply, GraphServerError } from '../errors.js';
 import { checkQueryShape } from '../query-shape.js';
 import type { RouteContext } from './context.js';
 
@@ -80,15 +80,31 @@ export function registerGraphql(app: FastifyInstance, ctx: RouteContext): void {
     // graphql-js parses recursively: the document's size and nesting are checked before it parses.
     if (typeof params.query === 'string') checkQueryShape(params.query, 'graphql', ctx.config.limits);
     const { queryTimeoutMs } = ctx.config.limits;
-    const outcome = executeGraphql(ctx.viewFor(request.caller!), params, {
-      deadline: queryTimeoutMs > 0 ? Date.now() + queryTimeoutMs : undefined,
-    });
-    ctx.metrics.queries.inc({ outcome: outcome.hasData && outcome.body.errors === undefined ? 'ok' : 'error' });
-    request.log.debug({ scans: outcome.scans }, 'graphql request');
+    // Executed on a query worker, over the caller's view there (../pool/pool.ts).
+    let answer;
+    try {
+      answer = await ctx.queries.graphql(request.caller!, {
+        type: 'graphql',
+        request: params,
+        deadline: queryTimeoutMs > 0 ? Date.now() + queryTimeoutMs : undefined,
+      });
+    } catch (error) {
+      ctx.metrics.queries.inc({ outcome: 'error' });
+      // A request its worker was stopped for at the deadline answers as the engine's own timeout
+      // does: 503 with a GraphQL error body, no data.
+      const { status, body } = errorReply(error);
+      if (body.code !== 'QUERY_TIMEOUT') throw error;
+      return reply
+        .code(status)
+        .type(`${mediaType === 'html' ? 'application/json' : mediaType}; charset=utf-8`)
+        .send(JSON.stringify({ errors: [new TraversalError('QUERY_TIMEOUT', `query cancelled: over the time limit of ${queryTimeoutMs} ms (${body.message})`).toJSON()] }));
+    }
+    ctx.metrics.queries.inc({ outcome: answer.ok ? 'ok' : 'error' });
+    request.log.debug({ scans: answer.scans }, 'graphql request');
     return reply
-      .code(outcome.timedOut === true ? statusOf('QUERY_TIMEOUT') : outcome.hasData ? 200 : 400)
+      .code(answer.status)
       .type(`${mediaType === 'html' ? 'application/json' : mediaType}; charset=utf-8`)
-      .send(JSON.stringify(outcome.body));
+      .send(answer.body);
   };
   app.get(`${ds}/graphql`, handler);
   app.post(`${ds}/graphql`, handler);

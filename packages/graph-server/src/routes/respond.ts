@@ -10,11 +10,22 @@ export function closeAfterReply(reply: FastifyReply): void {
   reply.header('connection', 'close');
 }
 
+/** The Content-Type of a result media type (text formats are UTF-8). */
+function contentTypeOf(mediaType: string): string {
+  return /json|xml|csv|tab-separated|turtle|triples|quads|trig/.test(mediaType) ? `${mediaType}; charset=utf-8` : mediaType;
+}
+
+/** A query worker's answer (pool/pool.ts): its first chunk was already produced, so the status
+ * is known; the stream carries the bytes with back-pressure. */
+export function sendStream(reply: FastifyReply, mediaType: string, body: Readable): FastifyReply {
+  reply.type(contentTypeOf(mediaType));
+  return reply.send(body);
+}
+
 export async function sendChunks(reply: FastifyReply, mediaType: string, chunks: AsyncIterable<string>): Promise<FastifyReply> {
   const iterator = chunks[Symbol.asyncIterator]();
   const first = await iterator.next();
-  const contentType = /json|xml|csv|tab-separated|turtle|triples|quads|trig/.test(mediaType) ? `${mediaType}; charset=utf-8` : mediaType;
-  reply.type(contentType);
+  reply.type(contentTypeOf(mediaType));
   if (first.done) return reply.send('');
   const rest = (async function* () {
     yield first.value;

@@ -14,13 +14,11 @@
  * Protocol §2.2.3).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { executeQuery, type QueryResult } from '@ianode/sparql';
-import { negotiateResultType, serialiseResult } from '../sparql-results.js';
 import { GraphServerError } from '../errors.js';
 import { checkQueryShape } from '../query-shape.js';
 import { endpointUrl, parameterIri } from '../request-iri.js';
 import type { RouteContext } from './context.js';
-import { sendChunks } from './respond.js';
+import { sendStream } from './respond.js';
 import { sendServiceDescription, type EndpointKind } from './service-description.js';
 import { runSparqlUpdate } from '../writes.js';
 
@@ -79,20 +77,6 @@ function paramsOf(request: FastifyRequest): Params {
   };
 }
 
-/** The result with at most `cap` solutions (or quads); one more is a 413 (SPEC §4 result size limit). */
-function capRows(result: QueryResult, cap: number): QueryResult {
-  function* limited<T>(items: Iterable<T>): Generator<T> {
-    let n = 0;
-    for (const item of items) {
-      if (++n > cap) throw new GraphServerError('PAYLOAD_TOO_LARGE', `result over the limit of ${cap} rows: add LIMIT, or narrow the query`);
-      yield item;
-    }
-  }
-  if (result.type === 'bindings') return { ...result, solutions: limited(result.solutions) };
-  if (result.type === 'quads') return { ...result, quads: limited(result.quads) };
-  return result;
-}
-
 const UPDATE_IS_POST = 'SPARQL Update is POST only: application/sparql-update, or a form with update=';
 
 export function registerSparql(app: FastifyInstance, ctx: RouteContext): void {
@@ -142,25 +126,23 @@ export function registerSparql(app: FastifyInstance, ctx: RouteContext): void {
     const baseIRI = baseOf(request, path);
     const defaultGraphs = params.defaultGraphs.map((v) => parameterIri(v, baseIRI, 'default-graph-uri'));
     const namedGraphs = params.namedGraphs.map((v) => parameterIri(v, baseIRI, 'named-graph-uri'));
-    const view = ctx.viewFor(request.caller!);
     const { queryTimeoutMs, resultRows } = ctx.config.limits;
     let outcome = 'error';
     try {
-      const result = executeQuery(view, params.query, {
+      // Parse, plan, evaluate and serialise on a query worker, over the caller's view there.
+      const answer = await ctx.queries.sparql(request.caller!, {
+        type: 'sparql',
+        query: params.query,
+        accept: request.headers.accept,
         deadline: queryTimeoutMs > 0 ? Date.now() + queryTimeoutMs : undefined,
         rowBudget: resultRows > 0 ? resultRows : undefined,
+        resultRows,
         baseIRI,
         defaultGraphs: defaultGraphs.length > 0 ? defaultGraphs : undefined,
         namedGraphs: namedGraphs.length > 0 ? namedGraphs : undefined,
       });
-      const capped = resultRows > 0 ? capRows(result, resultRows) : result;
-      const mediaType = negotiateResultType(request.headers.accept, result.type);
-      if (mediaType === undefined) {
-        throw new GraphServerError('NOT_ACCEPTABLE', `cannot answer a ${result.type === 'quads' ? 'graph' : 'results'} query in ${JSON.stringify(request.headers.accept)}`);
-      }
-      const sent = await sendChunks(reply, mediaType, serialiseResult(capped, mediaType));
       outcome = 'ok';
-      return sent;
+      return sendStream(reply, answer.mediaType, answer.body);
     } finally {
       ctx.metrics.queries.inc({ outcome });
     }

@@ -1,0 +1,161 @@
+/**
+ * A query worker (a `worker_threads` thread of ./pool.ts): runs one query at a time — parse, plan,
+ * evaluate, serialise — over the store state the main thread shares with it, narrowed to the
+ * caller's view, and sends the answer back in chunks as the main thread asks for them.
+ *
+ * Nothing here can hold up the main thread: a query that runs past its deadline is ended by the
+ * engine's own checks, or else the main thread terminates this thread (./pool.ts).
+ */
+import { parentPort } from 'node:worker_threads';
+import { AttributeSet, Hierarchy, LabelEvaluator } from '@ianode/abac';
+import type { Dataset } from '@ianode/rdf';
+import { executeQuery, type QueryResult } from '@ianode/sparql';
+import { openStore, SharedStateReader } from '@ianode/store';
+import { errorReply, GraphServerError, statusOf } from '../errors.js';
+import { negotiateResultType, serialiseResult } from '../sparql-results.js';
+import { CHUNK_WINDOW, type FromWorker, type Grant, type GraphqlJob, type SparqlJob, type ToWorker } from './protocol.js';
+
+const port = parentPort;
+if (port === null) throw new Error('pool/worker.js runs as a worker thread of the graph server');
+
+const reader = new SharedStateReader();
+const encoder = new TextEncoder();
+
+/** The job under way (one at a time). */
+interface Current {
+  id: number;
+  cancelled: boolean;
+  /** Chunks sent and not yet passed on by the main thread. */
+  inFlight: number;
+  wake: (() => void) | undefined;
+}
+let current: Current | undefined;
+
+function post(message: FromWorker, transfer?: ArrayBuffer[]): void {
+  port!.postMessage(message, transfer);
+}
+
+/** The caller's view: every label judged by the same evaluator the main thread would build. */
+function viewOf(dataset: Dataset, grant: Grant | undefined, open: boolean): Dataset {
+  if (open) return dataset;
+  // Fail closed: a secure-mode job without a grant sees nothing, and says so as a server fault.
+  if (grant === undefined) throw new Error('a query job in secure mode came without the caller grant');
+  const hierarchies = new Map(grant.hierarchies.map(([name, tiers]) => [name, new Hierarchy(name, tiers)] as const));
+  const evaluator = new LabelEvaluator(AttributeSet.from(grant.attributes), (name) => hierarchies.get(name));
+  return dataset.view((label) => evaluator.isVisible(label));
+}
+
+/** The result with at most `cap` solutions (or quads); one more is a 413 (SPEC §4 result size limit). */
+function capRows(result: QueryResult, cap: number): QueryResult {
+  function* limited<T>(items: Iterable<T>): Generator<T> {
+    let n = 0;
+    for (const item of items) {
+      if (++n > cap) throw new GraphServerError('PAYLOAD_TOO_LARGE', `result over the limit of ${cap} rows: add LIMIT, or narrow the query`);
+      yield item;
+    }
+  }
+  if (result.type === 'bindings') return { ...result, solutions: limited(result.solutions) };
+  if (result.type === 'quads') return { ...result, quads: limited(result.quads) };
+  return result;
+}
+
+async function runSparql(job: SparqlJob, view: Dataset, me: Current): Promise<void> {
+  const result = executeQuery(view, job.query, {
+    deadline: job.deadline,
+    rowBudget: job.rowBudget,
+    baseIRI: job.baseIRI,
+    defaultGraphs: job.defaultGraphs,
+    namedGraphs: job.namedGraphs,
+  });
+  const mediaType = negotiateResultType(job.accept, result.type);
+  if (mediaType === undefined) {
+    throw new GraphServerError('NOT_ACCEPTABLE', `cannot answer a ${result.type === 'quads' ? 'graph' : 'results'} query in ${JSON.stringify(job.accept)}`);
+  }
+  const chunks = serialiseResult(job.resultRows > 0 ? capRows(result, job.resultRows) : result, mediaType);
+  let started = false;
+  let rows = 0;
+  for await (const text of chunks) {
+    // The first chunk is produced before the status goes out, so errors found early (timeouts,
+    // row budgets, most evaluation errors) still get a proper error reply.
+    if (!started) {
+      post({ type: 'head', id: me.id, mediaType });
+      started = true;
+    }
+    if (me.cancelled) return;
+    const bytes = encoder.encode(text);
+    post({ type: 'chunk', id: me.id, bytes }, [bytes.buffer as ArrayBuffer]);
+    rows++;
+    me.inFlight++;
+    while (me.inFlight >= CHUNK_WINDOW && !me.cancelled) await new Promise<void>((resolve) => (me.wake = resolve));
+    if (me.cancelled) return;
+  }
+  if (!started) post({ type: 'head', id: me.id, mediaType });
+  post({ type: 'end', id: me.id, rows });
+}
+
+/** graphql-js is loaded on the first GraphQL job: it is a large part of a worker's start-up, and
+ * many nodes never serve GraphQL. */
+let graphqlModule: Promise<typeof import('@ianode/graphql')> | undefined;
+
+async function runGraphql(job: GraphqlJob, view: Dataset, me: Current): Promise<void> {
+  const { executeGraphql } = await (graphqlModule ??= import('@ianode/graphql'));
+  const outcome = executeGraphql(view, job.request, { deadline: job.deadline });
+  const status = outcome.timedOut === true ? statusOf('QUERY_TIMEOUT') : outcome.hasData ? 200 : 400;
+  post({ type: 'graphql', id: me.id, status, body: JSON.stringify(outcome.body), ok: outcome.hasData && outcome.body.errors === undefined, scans: outcome.scans });
+}
+
+async function run(message: Extract<ToWorker, { type: 'run' }>): Promise<void> {
+  const me: Current = { id: message.id, cancelled: false, inFlight: 0, wake: undefined };
+  current = me;
+  try {
+    if (message.state !== undefined) reader.update(message.state);
+    const view = viewOf(reader.dataset(), message.grant, message.open);
+    if (message.job.type === 'sparql') await runSparql(message.job, view, me);
+    else await runGraphql(message.job, view, me);
+  } catch (error) {
+    const reply = errorReply(error);
+    const fault = reply.status >= 500 && reply.body.code === 'INTERNAL'
+      ? { message: error instanceof Error ? error.message : String(error), stack: error instanceof Error ? error.stack : undefined }
+      : undefined;
+    post({ type: 'error', id: me.id, reply, fault });
+  } finally {
+    if (current === me) current = undefined;
+  }
+}
+
+port.on('message', (message: ToWorker) => {
+  if (message.type === 'run') {
+    void run(message);
+    return;
+  }
+  const me = current;
+  if (me === undefined || me.id !== message.id) return; // about a job that has ended
+  if (message.type === 'credit') me.inFlight = Math.max(0, me.inFlight - message.n);
+  else me.cancelled = true;
+  const wake = me.wake;
+  me.wake = undefined;
+  wake?.();
+});
+
+/**
+ * Run the engine once before saying ready: the first query of a fresh thread pays for compiling
+ * the parser, planner and writers (tens to hundreds of milliseconds), which would otherwise come
+ * out of a real query's time limit.
+ */
+async function warmUp(): Promise<void> {
+  const store = await openStore();
+  try {
+    await store.load('<urn:x:s> <urn:x:p> "1"^^<http://www.w3.org/2001/XMLSchema#decimal> .', { format: 'application/n-triples', label: 'warm' });
+    const view = store.snapshot().view(() => true);
+    const query = 'SELECT ?s (COUNT(*) AS ?n) WHERE { ?s ?p ?o OPTIONAL { ?o ?q ?r } FILTER(?o > 0 || REGEX(STR(?s), "x")) } GROUP BY ?s ORDER BY ?s LIMIT 5';
+    for (const mediaType of ['application/sparql-results+json', 'application/sparql-results+xml', 'text/csv', 'text/tab-separated-values']) {
+      for await (const chunk of serialiseResult(executeQuery(view, query, {}), mediaType)) void chunk;
+    }
+    for await (const chunk of serialiseResult(executeQuery(view, 'CONSTRUCT WHERE { ?s ?p ?o }', {}), 'application/n-triples')) void chunk;
+  } finally {
+    await store.close();
+  }
+}
+
+await warmUp().catch(() => undefined); // a failed warm-up only means a slower first query
+post({ type: 'ready' });
