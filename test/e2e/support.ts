@@ -31,7 +31,8 @@ export class NpmStartNode {
   private child: ChildProcess | undefined;
   private readonly dataDir: string;
 
-  constructor(name: string) {
+  /** `env`: extra environment for `npm start` (and so for the three services), e.g. `QUERY_TIMEOUT_MS`. */
+  constructor(name: string, private readonly env: NodeJS.ProcessEnv = {}) {
     this.dataDir = mkdtempSync(path.join(tmpdir(), `ianode-${name}-`));
   }
 
@@ -58,6 +59,7 @@ export class NpmStartNode {
         GRAPH_PORT: String(this.ports.graph),
         IANODE_SKIP_BUILD: '1',
         LOG_LEVEL: 'warn',
+        ...this.env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
