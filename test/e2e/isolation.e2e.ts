@@ -12,13 +12,12 @@
  * mean something, the tests assert that they finished BEFORE the attack did: a request that merely
  * queued behind the attack would also "complete normally", later.
  *
- * The tests marked `[needs the query pool]` fail today and are kept as normal tests, to pass once
- * query execution moves to the worker pool with a hard deadline:
- * - the graph server answering while it is busy with one query: parsing, planning and evaluation
- *   run on the server's one event loop, so today a small query and `/$/ping` wait until the long
- *   query ends (they then answer normally, but after it);
- * - the deadline covering parsing and planning: today it is checked only during evaluation, so the
- *   flat UNION chain is answered (400 QUERY_TOO_COMPLEX) after ~7 s, not by the deadline.
+ * The tests marked `[query pool]` hold because queries run on worker threads
+ * (packages/graph-server/src/pool): the main thread answers `/$/ping` and hands a small query to
+ * another worker while one is busy, and a query still running past its deadline — parsing and
+ * planning included, which never check it — has its worker terminated. (On one event loop, before
+ * the pool, the small query and ping waited for the long query, and the flat UNION chain was
+ * answered 400 after ~7 s.)
  */
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -29,7 +28,7 @@ import { NpmStartNode } from './support.js';
 const DEADLINE_MS = 2_000;
 /**
  * How much later than the deadline an attack may be answered. The deadline is enforced by the
- * engine between batches of rows (today) or by terminating the worker (the pool); on top come the
+ * engine between batches of rows or by terminating the worker (the pool); on top come the
  * HTTP round trip, sending up to 1 MiB of query, the error reply, GC pauses, and a busy shared
  * 2-core CI machine on which the three services, vitest and the attack itself compete for CPU.
  * Locally the overrun is ~25 ms, so 2 s is a wide allowance for noise, yet it still tells an
@@ -198,9 +197,9 @@ describe('issue 14: a nested-group bomb', () => {
 });
 
 describe('issue 14: a flat UNION chain under both shape limits (depth 2, 869 kB < 1 MiB)', () => {
-  // Not nesting to the scan, but sparqljs and the planner turn it into a 40,000-deep tree: today
-  // ~7 s of parsing and planning on the server's event loop, ending in a stack overflow (400
-  // QUERY_TOO_COMPLEX). The deadline does not cover parsing and planning today.
+  // Not nesting to the scan, but sparqljs and the planner turn it into a 40,000-deep tree: ~7 s of
+  // parsing and planning that never look at the deadline (on one event loop it ended in a stack
+  // overflow, 400 QUERY_TOO_COMPLEX, after ~7 s). On a query worker it is terminated at the deadline.
   const CHAIN = `PREFIX : <${ISO}> SELECT * WHERE { ${Array.from({ length: 40_000 }, (_, i) => `{?s :p${i} ?o}`).join(' UNION ')} }`;
   let run: Scenario;
   beforeAll(async () => {
@@ -209,7 +208,7 @@ describe('issue 14: a flat UNION chain under both shape limits (depth 2, 869 kB 
     note('UNION chain', run);
   });
 
-  it('[needs the query pool: the deadline must cover parsing and planning] answers 400 (QUERY_TOO_COMPLEX) or 503 (QUERY_TIMEOUT) within the deadline plus the margin', () => {
+  it('[query pool: the deadline covers parsing and planning] answers 400 (QUERY_TOO_COMPLEX) or 503 (QUERY_TIMEOUT) within the deadline plus the margin', () => {
     expectRefusedOrTimedOut(run.attack, ['QUERY_TOO_COMPLEX', 'QUERY_TIMEOUT']);
     expect(run.attack.ms).toBeLessThan(DEADLINE_MS + MARGIN_MS);
   });
@@ -219,7 +218,7 @@ describe('issue 14: a flat UNION chain under both shape limits (depth 2, 869 kB 
     expect(run.signIn.endedAt).toBeLessThan(run.attack.endedAt);
   });
 
-  it('[needs the query pool] a small query and /$/ping sent while it runs get their normal answers before it is answered', () => {
+  it('[query pool] a small query and /$/ping sent while it runs get their normal answers before it is answered', () => {
     expectNormalAnswers(run);
     expect(run.small.endedAt).toBeLessThan(run.attack.endedAt);
     expect(run.ping.endedAt).toBeLessThan(run.attack.endedAt);
@@ -286,7 +285,7 @@ describe('issue 14: a query that runs past the deadline (a 4-way cross product w
     expect(run.signIn.endedAt).toBeLessThan(run.attack.endedAt);
   });
 
-  it('[needs the query pool] a small query and /$/ping sent while it runs get their normal answers before it ends', () => {
+  it('[query pool] a small query and /$/ping sent while it runs get their normal answers before it ends', () => {
     expectNormalAnswers(run);
     expect(run.small.endedAt).toBeLessThan(run.attack.endedAt);
     expect(run.ping.endedAt).toBeLessThan(run.attack.endedAt);
