@@ -222,6 +222,7 @@ export async function createGraphServer(input: GraphServerConfigInput | GraphSer
       pool,
       sparql: (caller, job) => pool.sparql(job, jobCaller(caller)),
       graphql: (caller, job) => pool.graphql(job, jobCaller(caller)),
+      graph: (caller, job) => pool.graph(job, jobCaller(caller)),
     },
     writer: createWriter(store),
     bodies: {

@@ -23,7 +23,7 @@ import { Worker } from 'node:worker_threads';
 import { SparqlError } from '@ianode/sparql';
 import type { SharedStoreState } from '@ianode/store';
 import { ForwardedError, GraphServerError } from '../errors.js';
-import { type FromWorker, type Grant, type GraphqlJob, type Job, type SparqlJob, type ToWorker } from './protocol.js';
+import { type FromWorker, type Grant, type GraphJob, type GraphqlJob, type Job, type SparqlJob, type ToWorker } from './protocol.js';
 
 /** Where the pool gets the store state from (the store; only these two calls). */
 export interface StateSource {
@@ -200,6 +200,11 @@ export class QueryPool {
     return this.submit(job, caller) as Promise<SparqlAnswer>;
   }
 
+  /** A Graph Store read: resolves when the answer starts. */
+  graph(job: GraphJob, caller: JobCaller): Promise<SparqlAnswer> {
+    return this.submit(job, caller) as Promise<SparqlAnswer>;
+  }
+
   graphql(job: GraphqlJob, caller: JobCaller): Promise<GraphqlAnswer> {
     return this.submit(job, caller) as Promise<GraphqlAnswer>;
   }
@@ -232,8 +237,9 @@ export class QueryPool {
         id: ++this.seq, job, caller, resolve, reject,
         deadlineTimer: undefined, slot: undefined, stream: undefined, settled: false, ended: false, cancelTimer: undefined,
       };
-      if (job.deadline !== undefined) {
-        const wait = Math.max(0, job.deadline - this.timers.now()) + this.options.killGraceMs;
+      const deadline = job.type === 'graph' ? undefined : job.deadline;
+      if (deadline !== undefined) {
+        const wait = Math.max(0, deadline - this.timers.now()) + this.options.killGraceMs;
         pending.deadlineTimer = this.timers.setTimeout(() => this.overDeadline(pending), wait);
       }
       const slot = this.idleSlot();

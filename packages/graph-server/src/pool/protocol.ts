@@ -6,6 +6,7 @@
 import type { SharedStoreState } from '@ianode/store';
 import type { GraphqlRequest } from '@ianode/graphql';
 import type { ErrorReply } from '../errors.js';
+import type { GraphTarget } from './graph-read.js';
 
 /**
  * What the caller may see, as data: the attribute strings and hierarchies the access service
@@ -37,7 +38,16 @@ export interface GraphqlJob {
   deadline: number | undefined;
 }
 
-export type Job = SparqlJob | GraphqlJob;
+/** A Graph Store Protocol read (GET/HEAD). */
+export interface GraphJob {
+  type: 'graph';
+  target: GraphTarget;
+  accept: string | undefined;
+  /** For the 404 message. */
+  datasetName: string;
+}
+
+export type Job = SparqlJob | GraphqlJob | GraphJob;
 
 /** Main -> worker. */
 export type ToWorker =
@@ -50,7 +60,7 @@ export type ToWorker =
 /** Worker -> main. */
 export type FromWorker =
   | { type: 'ready' }
-  /** A SPARQL result starts (the first chunk was produced without error). */
+  /** A streamed answer (SPARQL result, graph) starts: the first chunk was produced without error. */
   | { type: 'head'; id: number; mediaType: string }
   | { type: 'chunk'; id: number; bytes: Uint8Array }
   | { type: 'end'; id: number; rows: number }

@@ -13,6 +13,7 @@ import { executeQuery, type QueryResult } from '@ianode/sparql';
 import { openStore, SharedStateReader } from '@ianode/store';
 import { errorReply, GraphServerError, statusOf } from '../errors.js';
 import { negotiateResultType, serialiseResult } from '../sparql-results.js';
+import { readGraph } from './graph-read.js';
 import { CHUNK_WINDOW, type FromWorker, type Grant, type GraphqlJob, type SparqlJob, type ToWorker } from './protocol.js';
 
 const port = parentPort;
@@ -71,7 +72,11 @@ async function runSparql(job: SparqlJob, view: Dataset, me: Current): Promise<vo
   if (mediaType === undefined) {
     throw new GraphServerError('NOT_ACCEPTABLE', `cannot answer a ${result.type === 'quads' ? 'graph' : 'results'} query in ${JSON.stringify(job.accept)}`);
   }
-  const chunks = serialiseResult(job.resultRows > 0 ? capRows(result, job.resultRows) : result, mediaType);
+  await stream(mediaType, serialiseResult(job.resultRows > 0 ? capRows(result, job.resultRows) : result, mediaType), me);
+}
+
+/** Send an answer's chunks as the main thread takes them (at most CHUNK_WINDOW ahead). */
+async function stream(mediaType: string, chunks: AsyncIterable<string>, me: Current): Promise<void> {
   let started = false;
   let rows = 0;
   for await (const text of chunks) {
@@ -110,8 +115,12 @@ async function run(message: Extract<ToWorker, { type: 'run' }>): Promise<void> {
   try {
     if (message.state !== undefined) reader.update(message.state);
     const view = viewOf(reader.dataset(), message.grant, message.open);
-    if (message.job.type === 'sparql') await runSparql(message.job, view, me);
-    else await runGraphql(message.job, view, me);
+    const job = message.job;
+    if (job.type === 'sparql') await runSparql(job, view, me);
+    else if (job.type === 'graph') {
+      const { mediaType, chunks } = readGraph(view, job.target, job.accept, job.datasetName);
+      await stream(mediaType, chunks, me);
+    } else await runGraphql(job, view, me);
   } catch (error) {
     const reply = errorReply(error);
     const fault = reply.status >= 500 && reply.body.code === 'INTERNAL'

@@ -24,7 +24,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
-  defaultGraph, factory, formatFromContentType, formatFromExtension, namedNode, parseQuadKeys, termToKey, type Dataset, type Quad, type RdfFormat,
+  formatFromContentType, formatFromExtension, namedNode, parseQuadKeys, termToKey, type RdfFormat,
 } from '@ianode/rdf';
 import type { UpdateOp } from '@ianode/sparql';
 import { isLabelsGraph } from '@ianode/store';
@@ -33,30 +33,21 @@ import { guarded, type BodyDeadline } from '../body-reader.js';
 import { isJsonLd, jsonLdToNQuads } from '../jsonld.js';
 import { directGraphIri, parameterIri, requestOrigin } from '../request-iri.js';
 import { audit, requestLabel, withWriteScope } from '../writes.js';
-import { negotiateResultType, serialiseResult, N_TRIPLES, TRIG, TURTLE } from '../sparql-results.js';
+import type { GraphTarget } from '../pool/graph-read.js';
 import { GraphServerError } from '../errors.js';
 import type { RouteContext } from './context.js';
-import { closeAfterReply, sendChunks } from './respond.js';
+import { closeAfterReply, sendStream } from './respond.js';
 
 const SUPPORTED = 'text/turtle, application/n-triples, application/ld+json, application/n-quads, application/trig, or multipart/form-data of those';
 /** Most parts of one multipart body. */
 const MAX_PARTS = 64;
 
-/** What a request names: the default graph, a named graph, or (neither parameter) the dataset. */
-type Target = { kind: 'default' } | { kind: 'graph'; iri: string } | { kind: 'dataset' };
+type Target = GraphTarget;
 
 /** One RDF document of a request body. */
 interface BodyPart {
   text: string;
   format: RdfFormat | 'jsonld';
-}
-
-function* quadsOf(view: Dataset, g: number | undefined): Generator<Quad> {
-  const dg = defaultGraph();
-  for (const q of view.match(g === undefined ? {} : { g })) {
-    const graph = g !== undefined || q.g === 0 ? dg : view.term(q.g);
-    yield factory.quad(view.term(q.s) as Quad['subject'], view.term(q.p) as Quad['predicate'], view.term(q.o) as Quad['object'], graph as Quad['graph']);
-  }
 }
 
 /** The RDF format of a media type (and file name, for multipart parts), or undefined. */
@@ -97,25 +88,9 @@ export function registerGraphStore(app: FastifyInstance, ctx: RouteContext): voi
   const read = (targetOf: (request: FastifyRequest) => Target) => async (request: FastifyRequest, reply: FastifyReply) => {
     ctx.security.require(request.caller!, 'read');
     const target = targetOf(request);
-    const view = ctx.viewFor(request.caller!);
-    let g: number | undefined;
-    if (target.kind === 'default') g = 0;
-    else if (target.kind === 'graph') {
-      const id = view.lookup(namedNode(target.iri));
-      if (id === undefined || view.count({ g: id }) === 0) throw new GraphServerError('NOT_FOUND', `no graph <${target.iri}> in /${ds}`);
-      g = id;
-    }
-    const accept = request.headers.accept;
-    let mediaType = negotiateResultType(accept, 'quads');
-    if (g === undefined && (mediaType === TURTLE || mediaType === N_TRIPLES)) {
-      // The whole dataset has named graphs: only the quad formats can carry it.
-      if (accept !== undefined && /turtle|n-triples/i.test(accept) && !/trig|n-quads|\*\/\*/i.test(accept)) {
-        throw new GraphServerError('NOT_ACCEPTABLE', 'the whole dataset is served as application/trig, application/n-quads or application/ld+json');
-      }
-      mediaType = TRIG;
-    }
-    if (mediaType === undefined) throw new GraphServerError('NOT_ACCEPTABLE', `cannot serve a graph as ${JSON.stringify(accept)}`);
-    return sendChunks(reply, mediaType, serialiseResult({ type: 'quads', quads: quadsOf(view, g) }, mediaType));
+    // Looked up, negotiated and serialised on a query worker, over the caller's view there.
+    const answer = await ctx.queries.graph(request.caller!, { type: 'graph', target, accept: request.headers.accept, datasetName: ds });
+    return sendStream(reply, answer.mediaType, answer.body);
   };
 
   /** The body's RDF documents, read whole (before the transaction starts) under the body
