@@ -50,8 +50,11 @@ export interface RunServiceOptions<S extends Closeable> {
   name: string;
   /** The usage text, printed after a `UsageError`. */
   usage: string;
-  /** Builds the server and starts listening (print the banner here); throw `UsageError` for a bad command line or configuration. */
-  start(): Promise<S>;
+  /**
+   * Builds the server and starts listening (print the banner here); throw `UsageError` for a bad
+   * command line or configuration; resolve to `undefined` when there is nothing to run (`--help`).
+   */
+  start(): Promise<S | undefined>;
   /** The log of the running server, for the `stopping` lines (none: nothing is logged). */
   log?(server: S): FastifyBaseLogger;
   /** The exit code of a start that failed for a reason other than usage (default 2). */
@@ -61,23 +64,25 @@ export interface RunServiceOptions<S extends Closeable> {
 /**
  * Starts the service and stops it on the first SIGINT or SIGTERM: logs `stopping`, awaits
  * `close()`, exits 0 (1 if closing failed). A failed start exits as the module comment says.
- * Resolves to the running server.
+ * Resolves to the running server (`undefined` when `start` had nothing to run).
  */
-export async function runService<S extends Closeable>(options: RunServiceOptions<S>): Promise<S> {
-  let server: S;
+export async function runService<S extends Closeable>(options: RunServiceOptions<S>): Promise<S | undefined> {
+  let server: S | undefined;
   try {
     server = await options.start();
   } catch (error) {
     if (error instanceof UsageError) exitWith(options.name, error.message, { code: 2, usage: options.usage });
     exitWith(options.name, messageOf(error), { code: options.startFailureCode ?? 2 });
   }
-  const log = options.log?.(server);
+  if (server === undefined) return undefined;
+  const running = server;
+  const log = options.log?.(running);
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) return;
     stopping = true;
     log?.info({ signal }, 'stopping');
-    server.close().then(
+    running.close().then(
       () => process.exit(0),
       (error: unknown) => {
         log?.error({ err: error }, 'error while stopping');
