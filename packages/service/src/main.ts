@@ -57,8 +57,8 @@ export interface RunServiceOptions<S extends Closeable> {
   start(): Promise<S | undefined>;
   /** The log of the running server, for the `stopping` lines (none: nothing is logged). */
   log?(server: S): FastifyBaseLogger;
-  /** The exit code of a start that failed for a reason other than usage (default 2). */
-  startFailureCode?: number;
+  /** Exit codes of a failed start: after a `UsageError`, after any other error (default 2 and 2; the IdP keeps 1 and 1). */
+  exitCodes?: { usage?: number; start?: number };
 }
 
 /**
@@ -71,8 +71,8 @@ export async function runService<S extends Closeable>(options: RunServiceOptions
   try {
     server = await options.start();
   } catch (error) {
-    if (error instanceof UsageError) exitWith(options.name, error.message, { code: 2, usage: options.usage });
-    exitWith(options.name, messageOf(error), { code: options.startFailureCode ?? 2 });
+    if (error instanceof UsageError) exitWith(options.name, error.message, { code: options.exitCodes?.usage ?? 2, usage: options.usage });
+    exitWith(options.name, messageOf(error), { code: options.exitCodes?.start ?? 2 });
   }
   if (server === undefined) return undefined;
   const running = server;
