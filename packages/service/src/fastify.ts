@@ -15,7 +15,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import { REQUEST_ID_HEADER, requestIdOf, type RequestIdOptions } from './request-id.js';
 
 /** Header paths censored in every service's log (`[redacted]`). */
-export const LOG_REDACT_PATHS: readonly string[] = ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization', 'authorization'];
+export const LOG_REDACT_PATHS: readonly string[] = ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization', 'headers.cookie', 'authorization'];
 
 /** The censor written in place of a redacted value. */
 export const LOG_CENSOR = '[redacted]';
