@@ -6,8 +6,7 @@
  * ACCEPT_ACCESS_TOKENS (true/false), LINK_BY_EMAIL (true/false), GROUPS_KEY (default cognito:groups),
  * ADMIN_GROUP (default ianode_admin), USER_CLAIMS (comma-separated display-name claims), LOG_LEVEL, HOST.
  */
-import { parseArgs } from 'node:util';
-import { envFlag, envList, envValue, parsePort, runService, UsageError } from '@ianode/service';
+import { envFlag, envList, envValue, parseOptions, parsePort, runService, UsageError } from '@ianode/service';
 import { DEFAULT_ADMIN_GROUP, DEFAULT_PORT } from './config.js';
 import { createAccessServer, type AccessServer } from './server.js';
 
@@ -17,21 +16,13 @@ environment: OPENID_PROVIDER_URL and/or JWKS_URL (required), TOKEN_CLIENT_IDS (r
 
 async function start(): Promise<AccessServer | undefined> {
   const env = process.env;
-  let values;
-  try {
-    ({ values } = parseArgs({
-      options: {
-        port: { type: 'string', default: env.PORT ?? String(DEFAULT_PORT) },
-        host: { type: 'string', default: env.HOST ?? '127.0.0.1' },
-        data: { type: 'string', default: env.DATA_DIR ?? './data/access' },
-        seed: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-      strict: true,
-    }));
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
+  const values = parseOptions({
+    port: { type: 'string', default: env.PORT ?? String(DEFAULT_PORT) },
+    host: { type: 'string', default: env.HOST ?? '127.0.0.1' },
+    data: { type: 'string', default: env.DATA_DIR ?? './data/access' },
+    seed: { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  });
   if (values.help) {
     console.log(USAGE);
     return undefined;

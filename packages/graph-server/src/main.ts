@@ -6,8 +6,7 @@
  * also ACCEPT_ACCESS_TOKENS, REVOCATION_URL, USER_CLAIMS, GROUPS_KEY, TOKEN_AUDIENCE, LOG_LEVEL,
  * PORT, HOST. The environment wins over the file's `security` section.
  */
-import { parseArgs } from 'node:util';
-import { parsePort, runService, UsageError } from '@ianode/service';
+import { parseOptions, parsePort, runService, UsageError } from '@ianode/service';
 import { configFromFileAndEnv, DEFAULT_PORT } from './config.js';
 import { createGraphServer, type GraphServer } from './server.js';
 
@@ -16,21 +15,13 @@ environment: JWKS_URL (unset/disabled = open mode), OPENID_PROVIDER_URL, USER_AT
 
 /** Mistakes in the command line or the configuration file exit 2 with the usage text; a failed start (store, access service, port) without it. */
 async function start(): Promise<GraphServer | undefined> {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      options: {
-        config: { type: 'string', short: 'c' },
-        port: { type: 'string', default: process.env.PORT ?? String(DEFAULT_PORT) },
-        host: { type: 'string', default: process.env.HOST ?? '127.0.0.1' },
-        wait: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-      strict: true,
-    }));
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
+  const values = parseOptions({
+    config: { type: 'string', short: 'c' },
+    port: { type: 'string', default: process.env.PORT ?? String(DEFAULT_PORT) },
+    host: { type: 'string', default: process.env.HOST ?? '127.0.0.1' },
+    wait: { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  });
   if (values.help) {
     console.log(USAGE);
     return undefined;

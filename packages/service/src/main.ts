@@ -7,6 +7,7 @@
  * damaged store or a port in use, without it; the IdP keeps its historical 1 here); 1 when closing
  * failed. Messages go to stderr as `<name>: <message>`, with bearer credentials redacted.
  */
+import { parseArgs } from 'node:util';
 import { redactAuthorization } from '@ianode/auth';
 import type { FastifyBaseLogger } from 'fastify';
 
@@ -15,6 +16,23 @@ export class UsageError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.name = 'UsageError';
+  }
+}
+
+/** The values `parseOptions` returns for `O` (as `parseArgs` types them). */
+export type ParsedOptions<O extends ArgOptions> = ReturnType<typeof parseArgs<{ args: string[]; options: O; strict: true; allowPositionals: false }>>['values'];
+
+export type ArgOptions = Record<string, { type: 'string' | 'boolean'; short?: string; default?: string | boolean; multiple?: boolean }>;
+
+/**
+ * The options of a command line (`node:util` `parseArgs`, strict, no positionals); an unknown
+ * option or a missing value is a `UsageError`.
+ */
+export function parseOptions<const O extends ArgOptions>(options: O, args: string[] = process.argv.slice(2)): ParsedOptions<O> {
+  try {
+    return parseArgs({ args, options, strict: true, allowPositionals: false }).values;
+  } catch (error) {
+    throw new UsageError((error as Error).message, { cause: error });
   }
 }
 

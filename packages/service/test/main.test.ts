@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { hostUrl, parsePort, UsageError } from '../src/index.js';
+import { hostUrl, parseOptions, parsePort, UsageError } from '../src/index.js';
 
 describe('parsePort and hostUrl', () => {
   it('accepts 0 to 65535 and names the setting otherwise', () => {
@@ -11,6 +11,15 @@ describe('parsePort and hostUrl', () => {
     expect(parsePort('8091')).toBe(8091);
     for (const bad of [undefined, '', ' ', '-1', '65536', '80.5', 'http']) expect(() => parsePort(bad, 'PORT')).toThrow(UsageError);
     expect(() => parsePort('x', 'IDP_PORT')).toThrow(/^IDP_PORT must be a port number, got x$/);
+  });
+
+  it('parseOptions: strict options, with an unknown option or a missing value as a UsageError', () => {
+    const options = { port: { type: 'string', default: '80' }, help: { type: 'boolean', short: 'h' } } as const;
+    expect(parseOptions(options, ['--port', '81', '-h'])).toEqual({ port: '81', help: true });
+    expect(parseOptions(options, [])).toEqual({ port: '80' });
+    expect(() => parseOptions(options, ['--nope'])).toThrow(UsageError);
+    expect(() => parseOptions(options, ['--port'])).toThrow(UsageError);
+    expect(() => parseOptions(options, ['stray'])).toThrow(UsageError);
   });
 
   it('brackets an IPv6 host', () => {
