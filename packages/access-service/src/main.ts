@@ -17,9 +17,9 @@ environment: OPENID_PROVIDER_URL and/or JWKS_URL (required), TOKEN_CLIENT_IDS (r
 async function start(): Promise<AccessServer | undefined> {
   const env = process.env;
   const values = parseOptions({
-    port: { type: 'string', default: env.PORT ?? String(DEFAULT_PORT) },
-    host: { type: 'string', default: env.HOST ?? '127.0.0.1' },
-    data: { type: 'string', default: env.DATA_DIR ?? './data/access' },
+    port: { type: 'string', default: envValue(env, 'PORT') ?? String(DEFAULT_PORT) },
+    host: { type: 'string', default: envValue(env, 'HOST') ?? '127.0.0.1' },
+    data: { type: 'string', default: envValue(env, 'DATA_DIR') ?? './data/access' },
     seed: { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   });

@@ -6,7 +6,7 @@
  * also ACCEPT_ACCESS_TOKENS, REVOCATION_URL, USER_CLAIMS, GROUPS_KEY, TOKEN_AUDIENCE, LOG_LEVEL,
  * PORT, HOST. The environment wins over the file's `security` section.
  */
-import { parseOptions, parsePort, runService, UsageError } from '@ianode/service';
+import { envValue, parseOptions, parsePort, runService, UsageError } from '@ianode/service';
 import { configFromFileAndEnv, DEFAULT_PORT } from './config.js';
 import { createGraphServer, type GraphServer } from './server.js';
 
@@ -17,8 +17,8 @@ environment: JWKS_URL (unset/disabled = open mode), OPENID_PROVIDER_URL, USER_AT
 async function start(): Promise<GraphServer | undefined> {
   const values = parseOptions({
     config: { type: 'string', short: 'c' },
-    port: { type: 'string', default: process.env.PORT ?? String(DEFAULT_PORT) },
-    host: { type: 'string', default: process.env.HOST ?? '127.0.0.1' },
+    port: { type: 'string', default: envValue(process.env, 'PORT') ?? String(DEFAULT_PORT) },
+    host: { type: 'string', default: envValue(process.env, 'HOST') ?? '127.0.0.1' },
     wait: { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   });
@@ -32,7 +32,7 @@ async function start(): Promise<GraphServer | undefined> {
   const input = await configFromFileAndEnv(values.config).catch((error: unknown) => {
     throw new UsageError((error as Error).message, { cause: error });
   });
-  const server = await createGraphServer(input, { logger: { level: process.env.LOG_LEVEL ?? 'info' }, waitForAccessServiceMs: waitMs });
+  const server = await createGraphServer(input, { logger: { level: envValue(process.env, 'LOG_LEVEL') ?? 'info' }, waitForAccessServiceMs: waitMs });
   const url = await server.listen({ port, host: values.host }).catch((error: unknown) => {
     throw new Error(`cannot listen on ${values.host}:${port}: ${String(error)}`, { cause: error });
   });

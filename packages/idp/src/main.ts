@@ -11,7 +11,7 @@
  * options win over the environment.
  */
 import { parseArgs } from 'node:util';
-import { exitWith, hostUrl, parsePort, runService, type Env } from '@ianode/service';
+import { envValue, exitWith, hostUrl, parsePort, runService, type Env } from '@ianode/service';
 import { DEFAULT_PORT, type IdpConfig } from './config.js';
 import { createContext } from './context.js';
 import { openDatabase } from './db/database.js';
@@ -55,7 +55,7 @@ function adminFromEnv(): IdpConfig['adminCredentials'] {
 }
 
 async function serve(v: ReturnType<typeof options>['values']): Promise<IdpServer> {
-  const port = parsePort(v.port ?? env.IDP_PORT ?? String(DEFAULT_PORT), v.port === undefined ? 'IDP_PORT' : '--port');
+  const port = parsePort(v.port ?? envValue(env, 'IDP_PORT') ?? String(DEFAULT_PORT), v.port === undefined ? 'IDP_PORT' : '--port');
   const seed = v.seed ?? env.IDP_SEED;
   const publicUrl = v['public-url'] ?? env.IDP_PUBLIC_URL;
   const region = v.region ?? env.IDP_REGION;
