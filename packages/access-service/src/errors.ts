@@ -4,6 +4,7 @@
  * The message goes to the client as `{ code, message }`, so it says what the client can act on.
  */
 import { authErrorStatus, type AuthErrorCode } from '@ianode/auth';
+import { errorTable, ServiceError } from '@ianode/service';
 
 export type AccessErrorCode =
   /** A request that does not follow the schema, or a value that its definition does not allow (400). */
@@ -23,17 +24,9 @@ export type AccessErrorCode =
   /** Anything unexpected (500); details only in the log. */
   | 'INTERNAL';
 
-export class AccessError extends Error {
-  readonly code: AccessErrorCode;
+export class AccessError extends ServiceError<AccessErrorCode> {}
 
-  constructor(code: AccessErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'AccessError';
-    this.code = code;
-  }
-}
-
-const STATUS: Record<AccessErrorCode, number> = {
+const STATUS = errorTable<AccessErrorCode>({
   VALIDATION: 400,
   BAD_REQUEST: 400,
   NOT_FOUND: 404,
@@ -42,11 +35,11 @@ const STATUS: Record<AccessErrorCode, number> = {
   UNSUPPORTED_MEDIA_TYPE: 415,
   STORAGE_UNAVAILABLE: 503,
   INTERNAL: 500,
-};
+});
 
 /** The HTTP status of every error code the service answers with. */
 export function errorStatus(code: AccessErrorCode | AuthErrorCode): number {
-  return code in STATUS ? STATUS[code as AccessErrorCode] : authErrorStatus(code as AuthErrorCode);
+  return STATUS.has(code) ? STATUS.status(code) : authErrorStatus(code);
 }
 
 export const notFound = (what: string) => new AccessError('NOT_FOUND', `${what} not found`);

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { parse } from 'yaml';
+import { parseConfigText } from '@ianode/service';
 import type { Directory } from './directory/directory.js';
 import type { HierarchyRecord, NewAttributeDefinition, NewGroup, NewUser } from './directory/types.js';
 import { AccessError } from './errors.js';
@@ -17,11 +17,14 @@ export interface SeedReport {
   created: { hierarchies: string[]; attributes: string[]; groups: string[]; users: string[] };
 }
 
-/** Reads a seed file (YAML, which includes JSON). Throws `Error` naming the file on a syntax error. */
-export function readSeedFile(path: string): SeedDocument {
+/**
+ * Reads a seed file (YAML, or JSON by its `.json` ending) with the services' one `${VAR}` rule
+ * (@ianode/service config.ts). Throws `Error` naming the file on a syntax error or an unset variable.
+ */
+export function readSeedFile(path: string, env: Readonly<Record<string, string | undefined>> = process.env): SeedDocument {
   let document: unknown;
   try {
-    document = parse(readFileSync(path, 'utf8'));
+    document = parseConfigText(readFileSync(path, 'utf8'), { env, format: /\.json$/i.test(path) ? 'json' : 'yaml', source: 'the seed' });
   } catch (cause) {
     throw new Error(`cannot read seed file ${path}: ${(cause as Error).message}`, { cause });
   }

@@ -1,8 +1,7 @@
-import { randomUUID } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
 import swagger from '@fastify/swagger';
-import { AuthError, createRevocationList, createTokenVerifier, requestLogFields, type TokenVerifier } from '@ianode/auth';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { AuthError, createRevocationList, createTokenVerifier, type TokenVerifier } from '@ianode/auth';
+import { createServiceApp } from '@ianode/service';
+import type { FastifyInstance } from 'fastify';
 import { DEFAULT_ADMIN_GROUP, type AccessServerConfig } from './config.js';
 import { Directory } from './directory/directory.js';
 import { handleError } from './http/errors.js';
@@ -34,8 +33,6 @@ export interface AccessServer {
   /** Stops the server and closes the database. */
   close(): Promise<void>;
 }
-
-const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 
 /**
  * Builds the access service (SPEC §6): opens the directory in `dataDir`, applies the seed, builds
@@ -81,13 +78,10 @@ export async function createAccessServer(config: AccessServerConfig): Promise<Ac
   const adminGroup = config.adminGroup ?? DEFAULT_ADMIN_GROUP;
   const linkByEmail = config.linkByEmail === true;
 
-  const app = Fastify({
-    logger: loggerOptions(config.logger),
+  // Request ids (`x-request-id`) and log redaction come with the service skeleton.
+  const app = createServiceApp({
+    logger: config.logger,
     bodyLimit: config.bodyLimit ?? 1024 * 1024,
-    genReqId: (request: IncomingMessage) => {
-      const given = request.headers['x-request-id'];
-      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
-    },
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: true, allErrors: false, allowUnionTypes: true } },
   });
   const routes: RouteEntry[] = [];
@@ -102,8 +96,7 @@ export async function createAccessServer(config: AccessServerConfig): Promise<Ac
     reply.code(404).send({ code: 'NOT_FOUND', message: `no route ${request.method} ${request.url.split('?')[0]}` }),
   );
 
-  app.addHook('onRequest', async (request, reply) => {
-    void reply.header('x-request-id', request.id);
+  app.addHook('onRequest', async (request) => {
     const auth = request.routeOptions.config.auth ?? 'public';
     if (auth === 'public') return;
     const token = await verifier.authenticate(request.headers.authorization);
@@ -200,14 +193,4 @@ function outcomeOf(status: number): string {
   if (status === 404) return 'not_found';
   if (status < 500) return 'rejected';
   return 'error';
-}
-
-/** Fastify logger options with the authorization header always redacted. */
-function loggerOptions(logger: FastifyServerOptions['logger']): FastifyServerOptions['logger'] {
-  if (logger === false) return false;
-  const redact = { paths: ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization'], censor: '[redacted]' };
-  // Request URLs are logged with credential query parameters and JWT-shaped text redacted.
-  if (logger === undefined || logger === true) return { level: 'info', redact, serializers: { req: requestLogFields } };
-  const given = logger as { serializers?: Record<string, unknown> };
-  return { redact, ...logger, serializers: { ...given.serializers, req: requestLogFields } } as FastifyServerOptions['logger'];
 }

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { configFromFileAndEnv, resolveConfig, substituteEnv } from '@ianode/graph-server';
+import { configFromFileAndEnv, loadConfigFile, resolveConfig } from '@ianode/graph-server';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -30,9 +30,16 @@ describe('example configurations', () => {
     const config = resolveConfig(await configFromFileAndEnv(path.join(REPO_ROOT, 'config/graph-open.yaml'), {}));
     expect(config.security.jwksUrl).toBeUndefined();
   });
-  it('${VAR} substitution: defaults, comments untouched, unset is an error', () => {
-    expect(substituteEnv('a: ${X:-1}\n# ${NOPE}\nb: ${Y}', { Y: '2' })).toBe('a: 1\n# ${NOPE}\nb: 2');
-    expect(() => substituteEnv('a: ${NOPE}', {})).toThrow(/NOPE/);
+  it('${VAR} substitution (the one rule of @ianode/service): defaults, comments untouched, unset is an error', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'ianode-config-'));
+    try {
+      const file = path.join(dir, 'graph.yaml');
+      writeFileSync(file, 'limits:\n  queryTimeoutMs: ${X:-1}   # ${NOPE}\n# ${NOPE}\ndataset:\n  name: ${Y}\n');
+      expect(await loadConfigFile(file, { Y: 'two' })).toEqual({ limits: { queryTimeoutMs: 1 }, dataset: { name: 'two' } });
+      await expect(loadConfigFile(file, {})).rejects.toThrow(/dataset\.name: \$\{Y\}.*Y/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

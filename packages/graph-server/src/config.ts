@@ -1,10 +1,10 @@
 /**
- * The graph server's configuration (SPEC §1): a YAML or JSON file with `${VAR}` substitution,
- * merged over defaults, plus the environment variables of secure mode.
+ * The graph server's configuration (SPEC §1): a YAML or JSON file with the services' one `${VAR}`
+ * rule (@ianode/service config.ts), merged over defaults, plus the environment variables of
+ * secure mode.
  */
-import { readFile } from 'node:fs/promises';
-import { parse as parseYaml } from 'yaml';
 import { validateLabel } from '@ianode/abac';
+import { envFlag, envList, envValue, readConfigFile, type Env } from '@ianode/service';
 
 /** Operations a caller may be allowed: query and graph-store reads (`read`), uploads and updates (`write`). */
 export type Operation = 'read' | 'write';
@@ -199,49 +199,27 @@ function stripUndefined<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
-/**
- * `${VAR}` and `${VAR:-default}` replaced from `env`; an unset variable without a default is an
- * error naming it (a silently empty `JWKS_URL` would mean open mode).
- */
-export function substituteEnv(text: string, env: NodeJS.ProcessEnv = process.env): string {
-  // Whole-line comments are left alone (they may mention `${VAR}` syntax).
-  return text
-    .split('\n')
-    .map((line) => (/^\s*#/.test(line) ? line : substituteLine(line, env)))
-    .join('\n');
-}
-
-function substituteLine(text: string, env: NodeJS.ProcessEnv): string {
-  return text.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g, (_match, name: string, fallback: string | undefined) => {
-    const value = env[name];
-    if (value !== undefined && value !== '') return value;
-    if (fallback !== undefined) return fallback;
-    throw new TypeError(`configuration names \${${name}} but the environment variable ${name} is not set`);
-  });
-}
-
-/** Reads a YAML or JSON configuration file (JSON is YAML), substituting the environment. */
-export async function loadConfigFile(path: string, env: NodeJS.ProcessEnv = process.env): Promise<GraphServerConfigInput> {
-  const text = await readFile(path, 'utf8');
-  const parsed: unknown = parseYaml(substituteEnv(text, env));
+/** Reads a YAML or JSON configuration file, with the `${VAR}` rule of @ianode/service. */
+export async function loadConfigFile(path: string, env: Env = process.env): Promise<GraphServerConfigInput> {
+  const parsed = await readConfigFile(path, env);
   if (parsed === null || parsed === undefined) return {};
   if (typeof parsed !== 'object' || Array.isArray(parsed)) throw new TypeError(`${path}: the configuration must be a mapping`);
   return parsed as GraphServerConfigInput;
 }
 
 /** The secure-mode variables of SPEC §1 (empty strings count as unset). */
-export function securityFromEnv(env: NodeJS.ProcessEnv = process.env): Partial<SecurityConfig> {
-  const get = (name: string) => (env[name] === undefined || env[name] === '' ? undefined : env[name]);
+export function securityFromEnv(env: Env = process.env): Partial<SecurityConfig> {
+  const get = (name: string) => envValue(env, name);
   return {
     jwksUrl: get('JWKS_URL'),
     openIdProviderUrl: get('OPENID_PROVIDER_URL'),
     userAttributesUrl: get('USER_ATTRIBUTES_URL'),
     attributeHierarchyUrl: get('ATTRIBUTE_HIERARCHY_URL'),
-    userClaims: get('USER_CLAIMS')?.split(',').map((c) => c.trim()).filter(Boolean),
+    userClaims: envList(env, 'USER_CLAIMS'),
     groupsClaim: get('GROUPS_KEY'),
     audience: get('TOKEN_AUDIENCE'),
-    clientIds: get('TOKEN_CLIENT_IDS')?.split(',').map((c) => c.trim()).filter(Boolean),
-    acceptAccessTokens: get('ACCEPT_ACCESS_TOKENS') === undefined ? undefined : get('ACCEPT_ACCESS_TOKENS') === 'true',
+    clientIds: envList(env, 'TOKEN_CLIENT_IDS'),
+    acceptAccessTokens: envFlag(env, 'ACCEPT_ACCESS_TOKENS'),
     revocationUrl: get('REVOCATION_URL'),
   };
 }
@@ -252,7 +230,7 @@ export function isSecure(security: SecurityConfig): boolean {
 }
 
 /** Reads the file and the environment into one input (shared with the CLI). */
-export async function configFromFileAndEnv(path: string | undefined, env: NodeJS.ProcessEnv = process.env): Promise<GraphServerConfigInput> {
+export async function configFromFileAndEnv(path: string | undefined, env: Env = process.env): Promise<GraphServerConfigInput> {
   const file = path === undefined ? {} : await loadConfigFile(path, env);
   const fromEnv = Object.fromEntries(Object.entries(securityFromEnv(env)).filter(([, v]) => v !== undefined));
   const tuning = storeTuningFromEnv(env);

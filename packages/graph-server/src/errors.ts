@@ -5,6 +5,7 @@
 import { LabelSyntaxError } from '@ianode/abac';
 import { AuthError, authChallenge, authErrorStatus, type AuthErrorCode } from '@ianode/auth';
 import { RdfSyntaxError } from '@ianode/rdf';
+import { reasonPhrase, ServiceError, type ErrorReply as ServiceErrorReply } from '@ianode/service';
 import { isStackOverflow, SparqlError, type SparqlErrorCode } from '@ianode/sparql';
 import { StoreError, type StoreErrorCode } from '@ianode/store';
 
@@ -24,19 +25,18 @@ export type GraphServerErrorCode =
   | 'CLIENT_CLOSED'
   | 'INTERNAL';
 
-export class GraphServerError extends Error {
+export class GraphServerError extends ServiceError<GraphServerErrorCode> {
   /** Extra reply headers (`allow` of a 405). */
   readonly headers: Readonly<Record<string, string>>;
   /** Where in the request text the problem is (1-based), when it is in a text. */
   readonly position: { line: number; column: number } | undefined;
 
   constructor(
-    readonly code: GraphServerErrorCode,
+    code: GraphServerErrorCode,
     message: string,
     options?: { cause?: unknown; headers?: Record<string, string>; position?: { line: number; column: number } },
   ) {
-    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
-    this.name = 'GraphServerError';
+    super(code, message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.headers = options?.headers ?? {};
     this.position = options?.position;
   }
@@ -93,12 +93,8 @@ export function statusOf(code: Exclude<AnyCode, AuthErrorCode>): number {
   return STATUS[code];
 }
 
-/** What a client is told: status, JSON body, extra headers. */
-export interface ErrorReply {
-  status: number;
-  body: { error: string; code: string; message: string; line?: number; column?: number; position?: number };
-  headers: Record<string, string>;
-}
+/** What a client is told: status, JSON body (`error` is the status's reason phrase), extra headers. */
+export type ErrorReply = ServiceErrorReply<{ error: string; code: string; message: string; line?: number; column?: number; position?: number }>;
 
 const AUTH_CODES = new Set<string>(['MISSING_TOKEN', 'INVALID_TOKEN', 'FORBIDDEN', 'JWKS_UNAVAILABLE', 'ATTRIBUTES_UNAVAILABLE', 'REVOCATION_UNAVAILABLE']);
 
@@ -163,22 +159,4 @@ const STACK_MESSAGE = 'the request is nested too deeply or chains too many opera
 /** Whether a code names an auth failure (for metrics and logs). */
 export function isAuthCode(code: string): boolean {
   return AUTH_CODES.has(code);
-}
-
-function reasonPhrase(status: number): string {
-  switch (status) {
-    case 400: return 'Bad Request';
-    case 401: return 'Unauthorized';
-    case 403: return 'Forbidden';
-    case 404: return 'Not Found';
-    case 405: return 'Method Not Allowed';
-    case 406: return 'Not Acceptable';
-    case 408: return 'Request Timeout';
-    case 413: return 'Content Too Large';
-    case 415: return 'Unsupported Media Type';
-    case 429: return 'Too Many Requests';
-    case 501: return 'Not Implemented';
-    case 503: return 'Service Unavailable';
-    default: return status >= 500 ? 'Internal Server Error' : 'Error';
-  }
 }

@@ -6,57 +6,40 @@
  * also ACCEPT_ACCESS_TOKENS, REVOCATION_URL, USER_CLAIMS, GROUPS_KEY, TOKEN_AUDIENCE, LOG_LEVEL,
  * PORT, HOST. The environment wins over the file's `security` section.
  */
-import { parseArgs } from 'node:util';
-import { redactAuthorization } from '@ianode/auth';
+import { envValue, parseOptions, parsePort, runService, UsageError } from '@ianode/service';
 import { configFromFileAndEnv, DEFAULT_PORT } from './config.js';
-import { createGraphServer } from './server.js';
+import { createGraphServer, type GraphServer } from './server.js';
 
 const USAGE = `usage: ianode-graph [--config FILE.yaml|json] [--port ${DEFAULT_PORT}] [--host 127.0.0.1] [--wait SECONDS]
 environment: JWKS_URL (unset/disabled = open mode), OPENID_PROVIDER_URL, USER_ATTRIBUTES_URL, ATTRIBUTE_HIERARCHY_URL, TOKEN_CLIENT_IDS (secure mode), ACCEPT_ACCESS_TOKENS, REVOCATION_URL, LOG_LEVEL`;
 
-async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: {
-      config: { type: 'string', short: 'c' },
-      port: { type: 'string', default: process.env.PORT ?? String(DEFAULT_PORT) },
-      host: { type: 'string', default: process.env.HOST ?? '127.0.0.1' },
-      wait: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
-    strict: true,
+/** Mistakes in the command line or the configuration file exit 2 with the usage text; a failed start (store, access service, port) without it. */
+async function start(): Promise<GraphServer | undefined> {
+  const values = parseOptions({
+    config: { type: 'string', short: 'c' },
+    port: { type: 'string', default: envValue(process.env, 'PORT') ?? String(DEFAULT_PORT) },
+    host: { type: 'string', default: envValue(process.env, 'HOST') ?? '127.0.0.1' },
+    wait: { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
   });
   if (values.help) {
     console.log(USAGE);
-    return;
+    return undefined;
   }
-  const port = Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be a port number, got ${values.port}`);
+  const port = parsePort(values.port);
   const waitMs = values.wait === undefined ? 0 : Number(values.wait) * 1000;
-  if (!Number.isFinite(waitMs) || waitMs < 0) fail(`--wait must be a number of seconds, got ${values.wait}`);
-  const input = await configFromFileAndEnv(values.config).catch((error: unknown) => fail((error as Error).message));
-  const server = await createGraphServer(input, { logger: { level: process.env.LOG_LEVEL ?? 'info' }, waitForAccessServiceMs: waitMs }).catch(
-    (error: unknown) => fail(error instanceof Error ? error.message : String(error), { usage: false }),
-  );
-  const url = await server.listen({ port, host: values.host }).catch((error: unknown) => fail(`cannot listen on ${values.host}:${port}: ${String(error)}`, { usage: false }));
+  if (!Number.isFinite(waitMs) || waitMs < 0) throw new UsageError(`--wait must be a number of seconds, got ${values.wait}`);
+  const input = await configFromFileAndEnv(values.config).catch((error: unknown) => {
+    throw new UsageError((error as Error).message, { cause: error });
+  });
+  const server = await createGraphServer(input, { logger: { level: envValue(process.env, 'LOG_LEVEL') ?? 'info' }, waitForAccessServiceMs: waitMs });
+  const url = await server.listen({ port, host: values.host }).catch((error: unknown) => {
+    throw new Error(`cannot listen on ${values.host}:${port}: ${String(error)}`, { cause: error });
+  });
   server.app.log.info({ url, dataset: server.config.dataset.name, mode: server.security.secure ? 'secure' : 'open' }, 'graph server listening');
-  let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    server.app.log.info({ signal }, 'stopping');
-    server.close().then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
-  };
-  process.on('SIGINT', () => stop('SIGINT'));
-  process.on('SIGTERM', () => stop('SIGTERM'));
+  return server;
 }
 
-/** Exit 2 with the message; the usage text only for mistakes in the command line or config. */
-function fail(message: string, { usage = true }: { usage?: boolean } = {}): never {
-  console.error(`ianode-graph: ${redactAuthorization(message)}${usage ? `\n${USAGE}` : ''}`);
-  process.exit(2);
+if (process.argv[1] !== undefined && import.meta.url === new URL(`file://${process.argv[1]}`).href) {
+  await runService({ name: 'ianode-graph', usage: USAGE, start, log: (server) => server.app.log });
 }
-
-if (process.argv[1] !== undefined && import.meta.url === new URL(`file://${process.argv[1]}`).href) await main();

@@ -2,10 +2,9 @@
  * `createGraphServer(config)`: the graph server as a library (STYLE.md "HTTP"). Opens the store,
  * builds the security pipeline, registers the routes; `main.ts` is the thin entry point.
  */
-import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import multipart from '@fastify/multipart';
-import { redactCredentials, requestLogFields } from '@ianode/auth';
+import { createErrorHandler, createServiceApp } from '@ianode/service';
 import { openStore, type QuadStore } from '@ianode/store';
 import { decodeUtf8Body, parseForm } from './body.js';
 import { resolveConfig, storeTuning, type GraphServerConfig, type GraphServerConfigInput } from './config.js';
@@ -75,8 +74,6 @@ const QUERY_KILL_GRACE_MS = 20;
 /** After the grace: time for 503 replies to go out before sockets are cut, and for the store to close. */
 const CLOSE_MARGIN_MS = 1_000;
 
-const LOG_REDACT = ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization', 'authorization'];
-
 export async function createGraphServer(input: GraphServerConfigInput | GraphServerConfig, options: GraphServerOptions = {}): Promise<GraphServer> {
   const config = resolveConfig(input as GraphServerConfigInput);
   const security = createSecurity({
@@ -90,13 +87,9 @@ export async function createGraphServer(input: GraphServerConfigInput | GraphSer
   if (security.secure && options.checkAccessService !== false) await waitForAccessService(security, options.waitForAccessServiceMs ?? 0);
 
   const metrics = createMetrics();
-  const app = Fastify({
-    logger: loggerOptions(options.logger),
-    genReqId: (req) => {
-      const given = req.headers['x-request-id'];
-      return typeof given === 'string' && /^[\w.:-]{1,64}$/.test(given) ? given : randomUUID();
-    },
-    requestIdHeader: false,
+  // Request ids (`x-request-id`, echoed on every reply) and log redaction: the service skeleton.
+  const app = createServiceApp({
+    logger: options.logger,
     bodyLimit: config.limits.requestBytes,
     // Bodies Fastify reads itself (SPARQL query, update and form bodies) get the same total bound
     // as uploads (Node answers 408 and closes); upload and GSP bodies have their own idle and
@@ -154,8 +147,7 @@ export async function createGraphServer(input: GraphServerConfigInput | GraphSer
   // whatever its raw URL looks like (the router decodes `/%64s/query` to `/ds/query`).
   const needsCaller = (url: string, route: string | undefined) => isDatasetRoute(url) || (route !== undefined && !route.startsWith('/$/'));
 
-  app.addHook('onRequest', async (request, reply) => {
-    reply.header('x-request-id', request.id);
+  app.addHook('onRequest', async (request) => {
     if (!needsCaller(request.url, request.routeOptions.url)) return;
     try {
       const caller = await security.authenticate(request.headers.authorization);
@@ -173,18 +165,19 @@ export async function createGraphServer(input: GraphServerConfigInput | GraphSer
     metrics.duration.observe({ method: request.method, route }, reply.elapsedTime / 1000);
   });
 
-  app.setErrorHandler(async (error, request, reply) => {
-    const { status, body, headers } = errorReply(error);
-    const cause = error instanceof Error && error.cause instanceof Error ? redactCredentials(error.cause.message) : undefined;
-    const logFields = { code: body.code, status, reason: (error as { reason?: string }).reason, cause, user: request.caller?.user, identity: request.caller?.id };
-    if (status >= 500 && body.code === 'INTERNAL') request.log.error({ ...logFields, err: error }, 'request failed');
-    // The message can echo what the caller sent (a graph IRI, a path, a query): never a credential in the log.
-    else request.log.info(logFields, redactCredentials(body.message));
-    const retryAfter = (error as { retryAfter?: number }).retryAfter;
-    if (retryAfter !== undefined) reply.header('retry-after', String(retryAfter));
-    if (status === 503 && body.code === 'QUERY_TIMEOUT') body.message = `query cancelled: over the time limit of ${config.limits.queryTimeoutMs} ms (${body.message})`;
-    return reply.code(status).headers(headers).send(body);
-  });
+  app.setErrorHandler(createErrorHandler({
+    reply: (error) => {
+      const out = errorReply(error);
+      const retryAfter = (error as { retryAfter?: number }).retryAfter;
+      if (retryAfter !== undefined) out.headers['retry-after'] = String(retryAfter);
+      if (out.status === 503 && out.body.code === 'QUERY_TIMEOUT') out.body.message = `query cancelled: over the time limit of ${config.limits.queryTimeoutMs} ms (${out.body.message})`;
+      return out;
+    },
+    isInternal: (out) => out.status >= 500 && out.body.code === 'INTERNAL',
+    logFields: (_error, request, out) => ({ code: out.body.code, user: request.caller?.user, identity: request.caller?.id }),
+    // The message can echo what the caller sent (a graph IRI, a path, a query): the handler redacts it.
+    logMessage: (_error, out) => out.body.message,
+  }));
   app.setNotFoundHandler(async (request) => {
     throw new GraphServerError('NOT_FOUND', `no endpoint ${request.method} ${request.url.split('?')[0]}`);
   });
@@ -308,14 +301,6 @@ export async function createGraphServer(input: GraphServerConfigInput | GraphSer
 
 function shuttingDown(): GraphServerError {
   return new GraphServerError('SHUTTING_DOWN', 'the server is stopping: the request body was not read in time; nothing was stored. Retry against a running server');
-}
-
-function loggerOptions(logger: FastifyServerOptions['logger'] | undefined): FastifyServerOptions['logger'] {
-  if (logger === false) return false;
-  const base = (typeof logger === 'object' && logger !== null ? logger : { level: 'info' }) as { serializers?: Record<string, unknown> };
-  // URLs are logged with credentials in the query string (access_token, code, …) and JWT-shaped
-  // text anywhere replaced: a token sent where it does not belong must not land in the log.
-  return { ...base, serializers: { ...base.serializers, req: requestLogFields }, redact: { paths: LOG_REDACT, censor: '[redacted]' } } as FastifyServerOptions['logger'];
 }
 
 /** Secure mode start-up check (SPEC §1): the access service must answer; retried up to `waitMs`. */

@@ -1,3 +1,5 @@
+import { ServiceError } from '@ianode/service';
+
 /**
  * Errors of the identity provider, with a closed set of codes. Each code is an AWS Cognito error
  * `__type`; `ERROR_STATUS` is the one table that maps a code to its HTTP status.
@@ -43,16 +45,7 @@ export const ERROR_STATUS: Readonly<Record<IdpErrorCode, number>> = {
   InternalErrorException: 500,
 };
 
-export class IdpError extends Error {
-  constructor(
-    readonly code: IdpErrorCode,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-    this.name = 'IdpError';
-  }
-
+export class IdpError extends ServiceError<IdpErrorCode> {
   get status(): number {
     return ERROR_STATUS[this.code];
   }

@@ -11,18 +11,21 @@
  * options win over the environment.
  */
 import { parseArgs } from 'node:util';
+import { envValue, exitWith, hostUrl, parsePort, runService, type Env } from '@ianode/service';
 import { DEFAULT_PORT, type IdpConfig } from './config.js';
 import { createContext } from './context.js';
 import { openDatabase } from './db/database.js';
 import { findPool } from './model/pools.js';
-import { createIdpServer } from './server.js';
+import { createIdpServer, type IdpServer } from './server.js';
+
+const NAME = 'ianode-idp';
 
 const USAGE = `usage:
   ianode-idp [serve] [--port 9229] [--host 127.0.0.1] [--data ./data/idp] [--seed FILE] [--public-url URL] [--log-level info]
   ianode-idp rotate-keys --pool POOL_ID [--data ./data/idp]
   ianode-idp admin-key [--data ./data/idp]`;
 
-const env = process.env;
+const env: Env = process.env;
 
 function options(argv: string[]) {
   const { values, positionals } = parseArgs({
@@ -51,9 +54,8 @@ function adminFromEnv(): IdpConfig['adminCredentials'] {
   return { accessKeyId: id, secretAccessKey: secret };
 }
 
-async function serve(v: ReturnType<typeof options>['values']): Promise<void> {
-  const port = Number(v.port ?? env.IDP_PORT ?? DEFAULT_PORT);
-  if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new Error(`invalid port: ${v.port ?? env.IDP_PORT}`);
+async function serve(v: ReturnType<typeof options>['values']): Promise<IdpServer> {
+  const port = parsePort(v.port ?? envValue(env, 'IDP_PORT') ?? String(DEFAULT_PORT), v.port === undefined ? 'IDP_PORT' : '--port');
   const seed = v.seed ?? env.IDP_SEED;
   const publicUrl = v['public-url'] ?? env.IDP_PUBLIC_URL;
   const region = v.region ?? env.IDP_REGION;
@@ -84,15 +86,8 @@ async function serve(v: ReturnType<typeof options>['values']): Promise<void> {
   const address = server.app.server.address();
   const bound = typeof address === 'object' && address ? address.port : port;
   // One plain line whatever the log level, for people and for scripts waiting on the start.
-  process.stdout.write(`ianode-idp: listening on http://${host.includes(':') ? `[${host}]` : host}:${bound}, issuer base ${url}\n`);
-  const stop = () => {
-    server.close().then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
-  };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  process.stdout.write(`${NAME}: listening on ${hostUrl(host, bound)}, issuer base ${url}\n`);
+  return server;
 }
 
 async function rotateKeys(v: ReturnType<typeof options>['values']): Promise<void> {
@@ -126,17 +121,16 @@ async function main(): Promise<void> {
   }
   switch (command) {
     case 'serve':
-      return serve(values);
+      // Exit 1 for every failed start, as the IdP always has (the others exit 2).
+      await runService({ name: NAME, usage: USAGE, start: () => serve(values), log: (server) => server.app.log, exitCodes: { usage: 1, start: 1 } });
+      return;
     case 'rotate-keys':
       return rotateKeys(values);
     case 'admin-key':
       return adminKey(values);
     default:
-      throw new Error(`unknown command ${command}\n${USAGE}`);
+      exitWith(NAME, `unknown command ${command}`, { code: 1, usage: USAGE });
   }
 }
 
-main().catch((err: unknown) => {
-  process.stderr.write(`ianode-idp: ${err instanceof Error ? err.message : String(err)}\n`);
-  process.exit(1);
-});
+main().catch((err: unknown) => exitWith(NAME, err instanceof Error ? err.message : String(err), { code: 1 }));

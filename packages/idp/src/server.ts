@@ -2,9 +2,8 @@
  * `createIdpServer(config)`: the IdP as a Fastify 5 application over its database. The entry point
  * (`main.ts`) and the tests both build it here; tests listen on port 0.
  */
-import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import { pino } from 'pino';
+import { createServiceApp } from '@ianode/service';
+import type { FastifyInstance } from 'fastify';
 import { cognitoApi, rewriteCognitoUrl } from './cognito/api.js';
 import type { AdminCredentials, IdpConfig } from './config.js';
 import { createContext, type IdpContext } from './context.js';
@@ -55,30 +54,19 @@ function formParser(_req: unknown, body: string, done: (err: Error | null, value
 export async function createIdpServer(config: IdpConfig): Promise<IdpServer> {
   const db = openDatabase(config.dataDir);
   const ctx = createContext(db, config);
-  const logger: FastifyBaseLogger =
-    config.log === false
-      ? pino({ level: 'silent' })
-      : pino(
-          {
-            level: config.log?.level ?? 'info',
-            redact: { paths: ['req.headers.authorization', 'req.headers.cookie', '*.password', '*.Password'], censor: '[redacted]' },
-            serializers: { req: requestSerializer },
-          },
-          config.log?.stream,
-        );
-
-  const app = Fastify({
-    loggerInstance: logger,
-    genReqId: () => randomUUID(),
+  // The service skeleton: log redaction (the IdP adds passwords and logs the path only) and
+  // request ids, always generated here and echoed as AWS does (`x-amzn-requestid`).
+  const app = createServiceApp({
+    logger: config.log === false ? false : { level: config.log?.level ?? 'info', ...(config.log?.stream ? { stream: config.log.stream } : {}) },
+    redactPaths: ['*.password', '*.Password'],
+    requestSerializer,
+    requestIds: { header: 'x-amzn-requestid', fromClient: false },
     bodyLimit: config.bodyLimit ?? 1024 * 1024,
     rewriteUrl: rewriteCognitoUrl,
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false } },
     routerOptions: { ignoreTrailingSlash: true },
   });
 
-  app.addHook('onSend', async (request, reply) => {
-    reply.header('x-amzn-requestid', request.id);
-  });
   app.setNotFoundHandler((request, reply) =>
     reply.code(404).send({ error: 'not_found', message: `No route for ${request.method} ${request.url.split('?')[0]}` }),
   );

@@ -1,51 +1,59 @@
 import { AuthError, authChallenge } from '@ianode/auth';
-import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { createErrorHandler, fastifyStatus, type ErrorReply } from '@ianode/service';
+import type { FastifyError } from 'fastify';
 import { AccessError, errorStatus, type AccessErrorCode } from '../errors.js';
 
+/** The body of every error reply. */
+export interface AccessErrorBody {
+  code: string;
+  message: string;
+}
+
 /**
- * The one error handler: every failure becomes `{ code, message }` with the status of
- * `errorStatus`. Auth failures carry `WWW-Authenticate` and log their reason (never the token);
- * unexpected errors log their cause and show the client only `INTERNAL`.
+ * The reply for any thrown value: `{ code, message }` with the status of `errorStatus`. Auth
+ * failures carry `WWW-Authenticate`; unexpected errors show the client only `INTERNAL`.
  */
-export function handleError(error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+export function accessErrorReply(error: unknown): ErrorReply<AccessErrorBody> {
   if (error instanceof AuthError) {
-    const status = errorStatus(error.code);
     const challenge = authChallenge(error);
-    if (challenge !== undefined) void reply.header('www-authenticate', challenge);
-    const cause = error.cause instanceof Error ? error.cause.message : undefined;
-    request.log[status >= 500 ? 'warn' : 'info']({ code: error.code, reason: error.reason, cause }, 'authentication refused');
-    return reply.code(status).send({ code: error.code, message: error.message });
+    return { status: errorStatus(error.code), headers: challenge === undefined ? {} : { 'www-authenticate': challenge }, body: { code: error.code, message: error.message } };
   }
-  if (error instanceof AccessError) {
-    const status = errorStatus(error.code);
-    if (status >= 500) request.log.error({ err: error.cause ?? error }, error.message);
-    return reply.code(status).send({ code: error.code, message: error.message });
-  }
+  if (error instanceof AccessError) return reply(error.code, error.message);
   const fastifyError = error as FastifyError;
   if (fastifyError.validation !== undefined) {
-    return send(reply, 'VALIDATION', validationMessage(fastifyError.validationContext ?? 'request', fastifyError.validation));
+    return reply('VALIDATION', validationMessage(fastifyError.validationContext ?? 'request', fastifyError.validation));
   }
   switch (fastifyError.code) {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return send(reply, 'UNSUPPORTED_MEDIA_TYPE', 'the body must be application/json');
+      return reply('UNSUPPORTED_MEDIA_TYPE', 'the body must be application/json');
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return send(reply, 'BODY_TOO_LARGE', 'the body is too large');
+      return reply('BODY_TOO_LARGE', 'the body is too large');
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return send(reply, 'BAD_REQUEST', 'the JSON body is empty');
+      return reply('BAD_REQUEST', 'the JSON body is empty');
     default:
       break;
   }
-  const status = fastifyError.statusCode;
+  const status = fastifyStatus(error);
   if (status !== undefined && status >= 400 && status < 500) {
-    return reply.code(status).send({ code: 'BAD_REQUEST', message: error instanceof SyntaxError ? `the body is not valid JSON: ${error.message}` : error.message });
+    const message = error instanceof SyntaxError ? `the body is not valid JSON: ${error.message}` : (error as Error).message;
+    return { status, headers: {}, body: { code: 'BAD_REQUEST', message } };
   }
-  request.log.error({ err: error }, 'unexpected error');
-  return send(reply, 'INTERNAL', 'internal error; the log has the details');
+  return reply('INTERNAL', 'internal error; the log has the details');
 }
 
-function send(reply: FastifyReply, code: AccessErrorCode, message: string): FastifyReply {
-  return reply.code(errorStatus(code)).send({ code, message });
+function reply(code: AccessErrorCode, message: string): ErrorReply<AccessErrorBody> {
+  return { status: errorStatus(code), headers: {}, body: { code, message } };
 }
+
+/**
+ * The one error handler (the service skeleton's): auth failures are logged with their reason
+ * (never the token) at info, or warn when a dependency is down; other 5xx at error with the cause.
+ */
+export const handleError = createErrorHandler<AccessErrorBody>({
+  reply: accessErrorReply,
+  isInternal: (out, error) => out.status >= 500 && !(error instanceof AuthError),
+  logFields: (_error, request, out) => ({ code: out.body.code, user: request.caller?.user }),
+});
 
 interface SchemaError {
   instancePath: string;

@@ -4,7 +4,8 @@
  * at registration. Admin operations verify SigV4 before validation.
  * Errors go out as AWS sends them: `{"__type", "message"}` and `x-amzn-ErrorType`.
  */
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { createErrorHandler, type ErrorReply } from '@ianode/service';
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import type { IdpContext } from '../context.js';
 import { verifySignatureV4 } from '../crypto/sigv4.js';
 import { IdpError } from '../errors.js';
@@ -57,12 +58,22 @@ export function rewriteCognitoUrl(req: { method?: string; url?: string; headers:
   return url;
 }
 
-function sendError(reply: FastifyReply, err: IdpError): FastifyReply {
-  return reply
-    .code(err.status)
-    .header('content-type', AMZ_JSON)
-    .header('x-amzn-errortype', `${err.code}:`)
-    .send(JSON.stringify({ __type: err.code, message: err.message }));
+/** Any thrown value as the Cognito error the client sees (schema violations, oversized bodies, or an internal error). */
+function asIdpError(error: unknown): IdpError {
+  if (error instanceof IdpError) return error;
+  const fastifyError = error as FastifyError;
+  if (fastifyError.validation) return new IdpError('InvalidParameterException', validationMessage(fastifyError));
+  if (fastifyError.statusCode === 413) return new IdpError('SerializationException', 'Request body too large.');
+  return new IdpError('InternalErrorException', 'Internal error.');
+}
+
+/** The Cognito error reply: `{ __type, message }` as AMZ JSON, with `x-amzn-errortype`. */
+function cognitoErrorReply(err: IdpError): ErrorReply<string> {
+  return {
+    status: err.status,
+    headers: { 'content-type': AMZ_JSON, 'x-amzn-errortype': `${err.code}:` },
+    body: JSON.stringify({ __type: err.code, message: err.message }),
+  };
 }
 
 /** AWS-style message for a schema violation (`1 validation error detected: ...`). */
@@ -95,17 +106,13 @@ export async function cognitoApi(app: FastifyInstance, ctx: IdpContext): Promise
     done(new IdpError('SerializationException', `Content-Type must be ${AMZ_JSON}.`)),
   );
 
-  app.setErrorHandler((error: FastifyError, request, reply) => {
-    if (error instanceof IdpError) {
-      if (error.status >= 500) request.log.error({ err: error }, 'operation failed');
-      else request.log.info({ code: error.code, reason: error.cause instanceof Error ? error.cause.message : undefined }, error.message);
-      return sendError(reply, error);
-    }
-    if (error.validation) return sendError(reply, new IdpError('InvalidParameterException', validationMessage(error)));
-    if (error.statusCode === 413) return sendError(reply, new IdpError('SerializationException', 'Request body too large.'));
-    request.log.error({ err: error }, 'unexpected error');
-    return sendError(reply, new IdpError('InternalErrorException', 'Internal error.'));
-  });
+  // The service skeleton's handler: 5xx logged with the error, the rest at info (code, cause), never a secret.
+  app.setErrorHandler(
+    createErrorHandler({
+      reply: (error) => cognitoErrorReply(asIdpError(error)),
+      logFields: (error) => ({ code: asIdpError(error).code }),
+    }),
+  );
 
   const verify = async (request: FastifyRequest) => {
     verifySignatureV4(

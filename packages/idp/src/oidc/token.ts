@@ -3,6 +3,7 @@
  * (RFC 7009, refresh tokens). Responses are never cached; errors are RFC 6749 §5.2 JSON.
  */
 import { timingSafeEqual } from 'node:crypto';
+import { createErrorHandler, fastifyStatus, type ErrorReply } from '@ianode/service';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { refreshSession } from '../auth/refresh.js';
 import type { IdpContext } from '../context.js';
@@ -107,18 +108,28 @@ async function refreshTokenGrant(ctx: IdpContext, client: Client, form: Form): P
   }
 }
 
+/** Any thrown value as the token endpoint's error (never cached). */
+function oauthErrorReply(error: unknown): ErrorReply<{ error: string; error_description: string }> {
+  const headers: Record<string, string> = { 'cache-control': 'no-store', pragma: 'no-cache' };
+  if (error instanceof OAuthError) {
+    if (error.status === 401) headers['www-authenticate'] = 'Basic realm="ianode-idp"';
+    return { status: error.status, headers, body: { error: error.error, error_description: error.description } };
+  }
+  if ((error as { validation?: unknown }).validation || fastifyStatus(error) === 415) {
+    return { status: 400, headers, body: { error: 'invalid_request', error_description: (error as Error).message } };
+  }
+  return { status: 500, headers, body: { error: 'server_error', error_description: 'Internal error.' } };
+}
+
 export async function tokenRoutes(app: FastifyInstance, ctx: IdpContext): Promise<void> {
-  app.setErrorHandler((error, request, reply) => {
-    if (error instanceof OAuthError) {
-      request.log.info({ error: error.error }, error.description);
-      if (error.status === 401) reply.header('www-authenticate', 'Basic realm="ianode-idp"');
-      return noStore(reply).code(error.status).send({ error: error.error, error_description: error.description });
-    }
-    if ((error as { validation?: unknown }).validation || (error as { statusCode?: number }).statusCode === 415)
-      return noStore(reply).code(400).send({ error: 'invalid_request', error_description: (error as Error).message });
-    request.log.error({ err: error }, 'token endpoint failed');
-    return noStore(reply).code(500).send({ error: 'server_error', error_description: 'Internal error.' });
-  });
+  // The service skeleton's handler: OAuth errors (RFC 6749 §5.2) logged at info, the rest at error.
+  app.setErrorHandler(
+    createErrorHandler({
+      reply: oauthErrorReply,
+      logFields: (_error, _request, out) => ({ error: out.body.error }),
+      logMessage: (_error, out) => out.body.error_description,
+    }),
+  );
 
   app.post<{ Body: Form }>('/oauth2/token', { schema: { body: tokenBody, response: tokenResponse } }, async (request, reply) => {
     const form = request.body ?? {};

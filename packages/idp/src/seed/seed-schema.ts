@@ -62,24 +62,6 @@ export class SeedError extends Error {
   }
 }
 
-type Env = Record<string, string | undefined>;
-
-/** Replaces `${VAR}` and `${VAR:-default}` in every string of a parsed document. */
-export function substituteEnv(value: unknown, env: Env, path = ''): unknown {
-  if (typeof value === 'string') {
-    return value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g, (_m, name: string, fallback?: string) => {
-      const v = env[name];
-      if (v !== undefined && v !== '') return v;
-      if (fallback !== undefined) return fallback;
-      throw new SeedError(`${path || 'seed'}: environment variable ${name} is not set and has no default`);
-    });
-  }
-  if (Array.isArray(value)) return value.map((v, i) => substituteEnv(v, env, `${path}[${i}]`));
-  if (value && typeof value === 'object')
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, substituteEnv(v, env, path ? `${path}.${k}` : k)]));
-  return value;
-}
-
 type Check = (v: unknown, path: string) => void;
 const fail = (path: string, what: string): never => {
   throw new SeedError(`${path}: ${what}`);

@@ -1,0 +1,75 @@
+/**
+ * `createServiceApp(options)`: the Fastify instance every service starts from. It has
+ *
+ * - a pino logger that never writes a credential: the `authorization` and `cookie` headers are
+ *   censored wherever a header object is logged, and the request line is logged through
+ *   `requestLogFields` of @ianode/auth (credential query parameters and JWT-shaped text redacted)
+ *   unless the service gives a stricter serializer;
+ * - request ids (request-id.ts): a caller's safe `x-request-id` is kept, else a random UUID; the
+ *   id is echoed in a reply header (set in `onRequest`, so error replies carry it too).
+ *
+ * Everything else (body limits, parsers, routes, the error handler) stays with the service.
+ */
+import { requestLogFields } from '@ianode/auth';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { REQUEST_ID_HEADER, requestIdOf, type RequestIdOptions } from './request-id.js';
+
+/** Header paths censored in every service's log (`[redacted]`). */
+export const LOG_REDACT_PATHS: readonly string[] = ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization', 'headers.cookie', 'authorization'];
+
+/** The censor written in place of a redacted value. */
+export const LOG_CENSOR = '[redacted]';
+
+/** What a log line keeps of a request (pino `req` serializer). */
+export type RequestSerializer = (req: { method: string; url: string; id: string; ip?: string; hostname?: string }) => Record<string, unknown>;
+
+export interface ServiceLogOptions {
+  /** More pino redact paths for this service (the IdP adds `*.password`). */
+  redactPaths?: readonly string[];
+  /** The request serializer (default `requestLogFields`). */
+  requestSerializer?: RequestSerializer;
+}
+
+/**
+ * Fastify logger options with the service redaction in force. `false` stays silent; `undefined`
+ * or `true` is level `info` to stdout; an object is pino options (`level`, `stream`, …) to which
+ * the redaction and the request serializer are added: a caller cannot switch them off.
+ */
+export function serviceLoggerOptions(logger: FastifyServerOptions['logger'], options: ServiceLogOptions = {}): FastifyServerOptions['logger'] {
+  if (logger === false) return false;
+  const given = (typeof logger === 'object' && logger !== null ? logger : { level: 'info' }) as {
+    serializers?: Record<string, unknown>;
+    redact?: string[] | { paths?: string[] };
+  };
+  const givenPaths = Array.isArray(given.redact) ? given.redact : (given.redact?.paths ?? []);
+  const paths = [...new Set([...LOG_REDACT_PATHS, ...(options.redactPaths ?? []), ...givenPaths])];
+  return {
+    ...given,
+    serializers: { ...given.serializers, req: options.requestSerializer ?? requestLogFields },
+    redact: { paths, censor: LOG_CENSOR },
+  } as FastifyServerOptions['logger'];
+}
+
+export interface ServiceAppOptions extends ServiceLogOptions, Omit<FastifyServerOptions, 'logger' | 'loggerInstance' | 'genReqId' | 'requestIdHeader'> {
+  /** pino options or a boolean (see `serviceLoggerOptions`); default level `info`. */
+  logger?: FastifyServerOptions['logger'];
+  /** Which header carries the request id, and whether a caller's id is kept (default `x-request-id`, kept when safe). */
+  requestIds?: RequestIdOptions;
+}
+
+/** A Fastify instance with the service logger, request ids and the request-id reply header. */
+export function createServiceApp(options: ServiceAppOptions = {}): FastifyInstance {
+  const { logger, redactPaths, requestSerializer, requestIds = {}, ...fastifyOptions } = options;
+  const header = requestIds.header ?? REQUEST_ID_HEADER;
+  const fromClient = requestIds.fromClient ?? true;
+  const app = Fastify({
+    ...fastifyOptions,
+    logger: serviceLoggerOptions(logger, { ...(redactPaths ? { redactPaths } : {}), ...(requestSerializer ? { requestSerializer } : {}) }),
+    requestIdHeader: false,
+    genReqId: (request) => requestIdOf(request.headers[header], fromClient),
+  }) as unknown as FastifyInstance;
+  app.addHook('onRequest', async (request, reply) => {
+    void reply.header(header, request.id);
+  });
+  return app;
+}
