@@ -14,28 +14,16 @@ import { parseResults } from '@ianode/sparql';
 import { ForwardedError } from '../src/errors.js';
 import { QueryPool, type StateSource } from '../src/pool/pool.js';
 import type { Grant } from '../src/pool/protocol.js';
-import { CLEARANCES, Rng, finalQuads, randomData, randomUser, visibleTo, type RandomData } from '../../sparql/test/differential/support/data.js';
+import { CLEARANCES, Rng, finalQuads, randomData, randomUser, visibleTo } from '../../sparql/test/differential/support/data.js';
 import { PREFIXES, SHAPE_NAMES, generateQuery } from '../../sparql/test/differential/support/queries.js';
 import { compareOutcomes, run, showOutcome, type Outcome } from '../../sparql/test/differential/support/outcome.js';
+import { storeWith } from '../../sparql/test/differential/support/store.js';
 
 const SEEDS: number[] = process.env['POOL_DIFF_SEEDS']
   ? process.env['POOL_DIFF_SEEDS'].split(',').map((s) => Number(s.trim()))
   : Array.from({ length: 30 }, (_, i) => 1000 + i);
 const USERS_PER_SEED = 3;
 const ACCEPT = 'application/sparql-results+json, application/n-quads;q=0.9';
-
-async function storeWith(data: RandomData): Promise<QuadStore> {
-  const store = await openStore({ defaultLabel: data.defaultLabel });
-  for (const ops of data.transactions) {
-    await store.transaction((tx) => {
-      for (const op of ops) {
-        if (op.kind === 'add') tx.add(op.quad, op.label);
-        else tx.delete(op.quad);
-      }
-    });
-  }
-  return store;
-}
 
 /** The pool reads whichever store the current seed uses (each store's states are told apart). */
 let current: QuadStore | undefined;

@@ -15,9 +15,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { AttributeSet, LabelEvaluator } from '@ianode/abac';
 import type { Dataset } from '@ianode/rdf';
 import { openStore, type QuadStore } from '@ianode/store';
-import { HIERARCHIES, Rng, finalQuads, randomData, randomUser, showData, visibleTo, type RandomData } from './support/data.js';
+import { HIERARCHIES, Rng, finalQuads, randomData, randomUser, showData, visibleTo } from './support/data.js';
 import { PREFIXES, SHAPE_NAMES, generateQuery } from './support/queries.js';
 import { compareOutcomes, run, showOutcome, size, type Outcome } from './support/outcome.js';
+import { storeWith } from './support/store.js';
 
 const SEEDS: number[] = process.env['ABAC_DIFF_SEEDS']
   ? process.env['ABAC_DIFF_SEEDS'].split(',').map((s) => Number(s.trim()))
@@ -37,19 +38,6 @@ const stats = {
   errors: [] as string[],
   perShape: new Map<string, { cases: number; differ: number }>(),
 };
-
-async function storeWith(data: RandomData): Promise<QuadStore> {
-  const store = await openStore({ defaultLabel: data.defaultLabel });
-  for (const ops of data.transactions) {
-    await store.transaction((tx) => {
-      for (const op of ops) {
-        if (op.kind === 'add') tx.add(op.quad, op.label);
-        else tx.delete(op.quad);
-      }
-    });
-  }
-  return store;
-}
 
 function shuffled<T>(rng: Rng, items: readonly T[]): T[] {
   const out = [...items];

@@ -1,0 +1,17 @@
+/** The store of a random data set: its transactions applied in order (adds with their labels,
+ * deletes), one store transaction each. */
+import { openStore, type QuadStore } from '@ianode/store';
+import type { RandomData } from './data.js';
+
+export async function storeWith(data: RandomData): Promise<QuadStore> {
+  const store = await openStore({ defaultLabel: data.defaultLabel });
+  for (const ops of data.transactions) {
+    await store.transaction((tx) => {
+      for (const op of ops) {
+        if (op.kind === 'add') tx.add(op.quad, op.label);
+        else tx.delete(op.quad);
+      }
+    });
+  }
+  return store;
+}
