@@ -1,5 +1,5 @@
 /** Prometheus metrics of one server instance (its own registry, so tests can run several). */
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 export interface Metrics {
   registry: Registry;
@@ -8,6 +8,8 @@ export interface Metrics {
   authFailures: Counter<'code'>;
   uploadedQuads: Counter;
   queries: Counter<'outcome'>;
+  /** Report the query pool's figures (pool/pool.ts `stats`) at each scrape. */
+  watchPool(stats: () => { ready: number; busy: number; queued: number; killed: number; crashed: number }): void;
 }
 
 export function createMetrics(): Metrics {
@@ -26,5 +28,15 @@ export function createMetrics(): Metrics {
     authFailures: new Counter({ name: 'ianode_auth_failures_total', help: 'Refused requests by auth error code', labelNames: ['code'], registers: [registry] }),
     uploadedQuads: new Counter({ name: 'ianode_uploaded_quads_total', help: 'Quads stored by uploads', registers: [registry] }),
     queries: new Counter({ name: 'ianode_queries_total', help: 'SPARQL queries by outcome', labelNames: ['outcome'], registers: [registry] }),
+    watchPool(stats) {
+      // Figures of the pool's own work only: nothing in them depends on the data.
+      const gauge = (name: string, help: string, pick: (s: ReturnType<typeof stats>) => number) =>
+        new Gauge({ name, help, registers: [registry], collect() { this.set(pick(stats())); } });
+      gauge('ianode_query_workers_ready', 'Query worker threads started and ready (spares included)', (s) => s.ready);
+      gauge('ianode_query_workers_busy', 'Query worker threads running a query', (s) => s.busy);
+      gauge('ianode_query_queue_length', 'Queries waiting for a free worker', (s) => s.queued);
+      gauge('ianode_query_workers_killed', 'Query workers terminated at a deadline or after the client left, since the start', (s) => s.killed);
+      gauge('ianode_query_workers_crashed', 'Query workers that died by themselves, since the start', (s) => s.crashed);
+    },
   };
 }

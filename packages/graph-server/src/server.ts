@@ -200,6 +200,7 @@ export async function createGraphServer(input: GraphServerConfigInput | GraphSer
   });
   // Workers take a moment to start (they load the query engine): start them with the server.
   pool.warm();
+  metrics.watchPool(() => pool.stats());
   /** The caller as the workers need it; fail closed: a predicate without its grant is refused. */
   const jobCaller = (caller: Caller) => {
     if (caller.visible !== undefined && caller.grant === undefined) throw new GraphServerError('INTERNAL', 'caller without a grant');

@@ -248,6 +248,9 @@ describe('over HTTP', () => {
     // Margin for a loaded CI machine; without the kill this query runs for many seconds.
     expect(outcome.at).toBeLessThan(800 + 2_000);
     expect(server.pool.stats().killed).toBeGreaterThanOrEqual(1);
+    const metrics = await (await fetch(`${base}/$/metrics`)).text();
+    expect(metrics).toMatch(/^ianode_query_workers_killed [1-9]/m);
+    expect(metrics).toMatch(/^ianode_query_workers_busy \d+/m);
   });
 
   it('a client that leaves in the middle of a large answer frees its worker', async () => {
