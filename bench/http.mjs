@@ -436,6 +436,23 @@ function printSize(size, queries) {
     lines.push(`\nianode scaling (q/s at n clients / q/s at 1 client, ${m.cores} cores):\n`);
     lines.push(markdownTable(scaleHead, scaleBody));
   }
+  // Issue 14's goals, side by side with the figures (reported, never an exit status).
+  const virtuoso = peers.find((/** @type {any} */ p) => p.engine === 'virtuoso');
+  const top = clientLevels.indexOf(Math.max(...clientLevels));
+  const one = clientLevels.indexOf(1);
+  if (ianode && top >= 0) {
+    /** @type {string[][]} */
+    const goalBody = [];
+    for (const q of queries) {
+      const mine = ianode.queries[q.id]?.cells ?? [];
+      const theirs = virtuoso?.queries[q.id]?.cells?.[top];
+      const vs = mine[top] && theirs?.qps > 0 ? mine[top].qps / theirs.qps : undefined;
+      const scale = one >= 0 && mine[top] && mine[one]?.qps > 0 ? mine[top].qps / mine[one].qps : undefined;
+      goalBody.push([`${q.n} ${q.id}`, vs === undefined ? '—' : `${fmt(vs, 2)} ${vs >= 1.5 ? 'met' : 'not met'}`, scale === undefined ? '—' : `${fmt(scale, 2)} ${scale >= 1.7 ? 'met' : 'not met'}`]);
+    }
+    lines.push(`\nagainst the goals of issue 14 (reported, not judged):\n`);
+    lines.push(markdownTable(['query', `ianode/virtuoso q/s at ${clientLevels[top]} clients (goal ≥ 1.5)`, `ianode ${clientLevels[top]}/1 clients (goal ≥ 1.7 for CPU-bound)`], goalBody));
+  }
   size.text = lines.join('\n');
   log(size.text);
 }
