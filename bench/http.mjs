@@ -129,7 +129,7 @@ async function runEngine(server, { triples, queries, startArgs, expectQuads }) {
     const endpoint = started.endpoint;
     const count = await sparql(endpoint, 'SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }', requestTimeoutMs);
     const quads = count.status === 200 ? csvNumber(count.body) : NaN;
-    log(`  ${server.name}: up in ${fmt(started.startSeconds)} s, loaded in ${fmt(started.loadSeconds)} s, ${quads} triples visible (expected ${expectQuads})`);
+    log(`  ${server.name}: ${started.startSeconds ? `up in ${fmt(started.startSeconds)} s, ` : ""}loaded in ${fmt(started.loadSeconds)} s, ${quads} triples visible (expected ${expectQuads})`);
     Object.assign(result, { startSeconds: started.startSeconds, loadSeconds: started.loadSeconds, quads });
     if (quads !== expectQuads) {
       problems.push(`${triples}: ${server.name} holds ${quads} visible triples, expected ${expectQuads}`);

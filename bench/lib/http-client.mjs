@@ -28,17 +28,26 @@ export const agent = new Agent({ keepAlive: true, maxSockets: 64 });
  */
 export function httpCall(url, { method = 'GET', headers = {}, body, timeoutMs = 600_000 } = {}) {
   return new Promise((resolve, reject) => {
-    const req = httpRequest(url, { method, headers, agent, timeout: timeoutMs }, (res) => {
-      /** @type {Buffer[]} */
-      const chunks = [];
-      res.on('data', (c) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks), headers: res.headers }));
-      res.on('error', reject);
-    });
-    req.on('timeout', () => req.destroy(new Error(`no answer within ${timeoutMs} ms`)));
-    req.on('error', reject);
-    if (body === undefined || typeof body === 'string' || Buffer.isBuffer(body)) req.end(body);
-    else body.pipe(req);
+    const attempt = (/** @type {boolean} */ retried) => {
+      const req = httpRequest(url, { method, headers, agent, timeout: timeoutMs }, (res) => {
+        /** @type {Buffer[]} */
+        const chunks = [];
+        res.on('data', (c) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks), headers: res.headers }));
+        res.on('error', reject);
+      });
+      req.on('timeout', () => req.destroy(new Error(`no answer within ${timeoutMs} ms`)));
+      req.on('error', (error) => {
+        // A kept-alive connection the server closed while it was idle (Virtuoso after its
+        // KeepAliveTimeout): sent again once on a new connection, as Node's documentation advises.
+        const code = /** @type {NodeJS.ErrnoException} */ (error).code;
+        if (!retried && req.reusedSocket && (code === 'ECONNRESET' || code === 'EPIPE') && (body === undefined || typeof body === 'string' || Buffer.isBuffer(body))) attempt(true);
+        else reject(error);
+      });
+      if (body === undefined || typeof body === 'string' || Buffer.isBuffer(body)) req.end(body);
+      else body.pipe(req);
+    };
+    attempt(false);
   });
 }
 
