@@ -129,7 +129,7 @@ async function runEngine(server, { triples, queries, startArgs, expectQuads }) {
     const endpoint = started.endpoint;
     const count = await sparql(endpoint, 'SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }', requestTimeoutMs);
     const quads = count.status === 200 ? csvNumber(count.body) : NaN;
-    log(`  ${server.name}: ${started.startSeconds ? `up in ${fmt(started.startSeconds)} s, ` : ""}loaded in ${fmt(started.loadSeconds)} s, ${quads} triples visible (expected ${expectQuads})`);
+    log(`  ${server.name}: ${started.startSeconds ? `up in ${fmt(started.startSeconds)} s, ` : ''}loaded in ${fmt(started.loadSeconds)} s, ${quads} triples visible (expected ${expectQuads})`);
     Object.assign(result, { startSeconds: started.startSeconds, loadSeconds: started.loadSeconds, quads });
     if (quads !== expectQuads) {
       problems.push(`${triples}: ${server.name} holds ${quads} visible triples, expected ${expectQuads}`);
@@ -247,7 +247,7 @@ async function isolation({ dataDir, triples, ports }) {
   const deadlineMs = Number(args['deadline-ms']);
   const out = { triples, isoSeconds, longMs, deadlineMs, /** @type {any[]} */ phases: [], /** @type {any[]} */ deadline: [] };
   log(`\nisolation (${triples} triples): restarting ianode on the same data with QUERY_TIMEOUT_MS=${longMs}`);
-  const node = ianodeServer({ dataDir, logDir, queryTimeoutMs: longMs, ports });
+  const node = ianodeServer({ dataDir, logDir, queryTimeoutMs: longMs, ports, heapMiB: triples > 3_000_000 ? 14_336 : undefined });
   try {
     const up = await node.start();
     log(`  ianode up again in ${fmt(up.startSeconds)} s (store reopened from its folder)`);
@@ -277,7 +277,7 @@ async function isolation({ dataDir, triples, ports }) {
     await node.stop();
   }
   log(`  restarting ianode with QUERY_TIMEOUT_MS=${deadlineMs} for the deadline figures`);
-  const node2 = ianodeServer({ dataDir, logDir, queryTimeoutMs: deadlineMs, ports });
+  const node2 = ianodeServer({ dataDir, logDir, queryTimeoutMs: deadlineMs, ports, heapMiB: triples > 3_000_000 ? 14_336 : undefined });
   try {
     await node2.start();
     const endpoint = node2.endpoint();
@@ -321,7 +321,8 @@ for (const triples of sizes) {
   for (const name of engines) {
     const dir = path.join(work, `${name}-${triples}`);
     if (name === 'ianode') {
-      const server = ianodeServer({ dataDir: dir, logDir });
+      // Above 3M triples the node's processes get a 14 GiB heap limit (NODE_OPTIONS), as Fuseki gets -Xmx14g.
+      const server = ianodeServer({ dataDir: dir, logDir, heapMiB: triples > 3_000_000 ? 14_336 : undefined });
       const uploads = slices.map((f, k) => ({ file: f, label: labelOf(k) }));
       try {
         size.engines.push(await runEngine(server, { triples, queries, startArgs: { uploads, log }, expectQuads: visible.lines }));

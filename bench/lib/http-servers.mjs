@@ -95,9 +95,10 @@ export async function signIn(idpUrl, user) {
  * data folder, free ports, no demo data. `uploads`: N-Triples files, each with its Security-Label.
  * `ports`: those of an earlier start on the same data: the token issuer names the IdP's port, and
  * the access service links an e-mail address to the first issuer's identity only.
- * @param {{ dataDir: string, logDir: string, queryTimeoutMs?: number, ports?: { idp: number, access: number, graph: number } }} options
+ * `heapMiB`: `--max-old-space-size` of the node's processes (NODE_OPTIONS), as Fuseki gets `-Xmx`.
+ * @param {{ dataDir: string, logDir: string, queryTimeoutMs?: number, heapMiB?: number, ports?: { idp: number, access: number, graph: number } }} options
  */
-export function ianodeServer({ dataDir, logDir, queryTimeoutMs, ports: fixedPorts }) {
+export function ianodeServer({ dataDir, logDir, queryTimeoutMs, heapMiB, ports: fixedPorts }) {
   /** @type {ReturnType<typeof startProcess> | undefined} */
   let proc;
   let token = '';
@@ -138,6 +139,7 @@ export function ianodeServer({ dataDir, logDir, queryTimeoutMs, ports: fixedPort
           GRAPH_PORT: String(graphPort),
           LOG_LEVEL: 'warn',
           ...(queryTimeoutMs === undefined ? {} : { QUERY_TIMEOUT_MS: String(queryTimeoutMs) }),
+          ...(heapMiB === undefined ? {} : { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --max-old-space-size=${heapMiB}`.trim() }),
         },
       });
       const p = proc;
