@@ -462,7 +462,7 @@ export function oxigraphServer({ dir, logDir }) {
   return {
     name: 'oxigraph',
     async available() {
-      return bin ? undefined : 'not available (no OXIGRAPH_BIN, no oxigraph on PATH; `cargo install oxigraph-cli` provides it)';
+      return bin ? undefined : 'no binary (no OXIGRAPH_BIN, no oxigraph on PATH; `cargo install oxigraph-cli` provides it)';
     },
     version() {
       return bin ? `${spawnSync(bin, ['--version'], { encoding: 'utf8' }).stdout.trim()} (native server, RocksDB)` : 'not available';
