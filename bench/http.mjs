@@ -366,7 +366,8 @@ if (problems.length) {
   for (const p of problems) log(`  - ${p}`);
 }
 if (args.json) {
-  const name = path.join(OUT, `http-${sizes.join('-')}.json`);
+  const allEngines = engines.join(',') === 'ianode,virtuoso,fuseki,oxigraph';
+  const name = path.join(OUT, `http-${sizes.join('-')}${allEngines ? '' : `-${engines.join('-')}`}.json`);
   await writeFile(name, JSON.stringify(report, (_k, v) => (typeof v === 'number' && !Number.isFinite(v) ? null : v), 2) + '\n');
   log(`\nwrote ${path.relative(process.cwd(), name)}`);
 }
