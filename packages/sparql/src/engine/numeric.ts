@@ -256,6 +256,9 @@ export const valueFastPath = { enabled: true };
 /** Direct-mapped id -> value slots (the last id seen in each slot, by its low bits). */
 class ValueTable {
   readonly mask: number;
+  /** Slots taken over from another id: when they pass the table's size, the next query gets a
+   * table twice as large (see ValueCache). */
+  evictions = 0;
   readonly ids: Uint32Array;
   /** class + 1 (0 = empty slot) */
   readonly classes: Uint8Array;
@@ -264,7 +267,7 @@ class ValueTable {
   readonly mantissas: Float64Array;
   readonly scales: Uint8Array;
 
-  constructor(bits: number) {
+  constructor(readonly bits: number) {
     const n = 1 << bits;
     this.mask = n - 1;
     this.ids = new Uint32Array(n);
@@ -277,8 +280,11 @@ class ValueTable {
 }
 
 /** Slots for the dataset's ids: shared by every query over one term scope (TermLookup.termScope:
- * the same ids name the same terms, so their values never change), about 1.5 MB each. */
+ * the same ids name the same terms, so their values never change), 23 bytes a slot: 1.5 MB at
+ * first, doubled (up to MAX_SHARED_BITS, 24 MB) while queries keep evicting each other's values
+ * (a range filter over 100,000 distinct prices would otherwise re-read most of them each time). */
 const SHARED_BITS = 16;
+const MAX_SHARED_BITS = 20;
 /** Slots when the dataset makes no such promise: this query's own. */
 const QUERY_BITS = 12;
 /** Slots for the ids a query makes up (BIND results, aggregates, unknown constants). */
@@ -302,8 +308,10 @@ export class ValueCache {
   constructor(private readonly q: QueryContext) {
     const scope = valueFastPath.enabled ? q.dataset.termScope?.() : undefined;
     let table = scope === undefined ? undefined : sharedTables.get(scope);
+    if (table !== undefined && table.evictions > table.mask && table.bits < MAX_SHARED_BITS) table = undefined;
     if (table === undefined) {
-      table = new ValueTable(scope === undefined ? QUERY_BITS : SHARED_BITS);
+      const previous = scope === undefined ? undefined : sharedTables.get(scope);
+      table = new ValueTable(scope === undefined ? QUERY_BITS : previous === undefined ? SHARED_BITS : previous.bits + 1);
       if (scope !== undefined) sharedTables.set(scope, table);
     }
     this.data = table;
@@ -316,6 +324,7 @@ export class ValueCache {
     const t = local ? this.local : this.data;
     const i = id & t.mask;
     if (t.classes[i] === 0 || t.ids[i] !== id) {
+      if (t.classes[i] !== 0) t.evictions++;
       const key = local ? termToKey(this.q.terms.term(id)) : this.q.dataset.key(id);
       const out = this.scratch;
       if (valueFastPath.enabled) readKey(key, out);
@@ -377,14 +386,57 @@ const RELATIONS: Record<string, (c: number) => boolean> = {
 };
 const MIRRORED: Record<string, string> = { '<': '>', '>': '<', '<=': '>=', '>=': '<=', '=': '=', '!=': '!=' };
 
+/** A row test: the expression's value, null for an error (an unbound variable), or undefined
+ * when the row needs the general path. */
+type RowTest = (data: Uint32Array, base: number) => boolean | null | undefined;
+
 /**
- * For a filter `?v op c` or `c op ?v` (c a numeric, dateTime or date constant): a row test that
- * returns the filter's outcome, or undefined when the row needs the general path. undefined when
- * the expression has another shape.
+ * For a filter `?v op c` or `c op ?v` (c a numeric, dateTime or date constant), and `&&`, `||` and
+ * `!` of those (a range `?p >= a && ?p < b`): a row test that returns the filter's outcome, or
+ * undefined when the row needs the general path. undefined when the expression has another shape.
+ *
+ * The connectives keep SPARQL's error rules (§17.2): `false && error` is false and
+ * `true || error` is true, so a side that decides alone answers; otherwise (a side needs the
+ * general path) the whole filter goes to the general path.
  */
 export function valueComparison(e: PlanExpression, cache: ValueCache): ((data: Uint32Array, base: number) => boolean | undefined) | undefined {
-  const x = e.expr;
-  if (x.expressionType !== Algebra.expressionTypes.OPERATOR || x.args.length !== 2) return undefined;
+  const test = rowTest(e.expr, e, cache);
+  if (test === undefined) return undefined;
+  return (data, base) => {
+    const v = test(data, base);
+    return v === null ? false : v; // an error: the filter fails
+  };
+}
+
+function rowTest(x: Algebra.Expression, e: PlanExpression, cache: ValueCache): RowTest | undefined {
+  if (x.expressionType !== Algebra.expressionTypes.OPERATOR) return undefined;
+  if ((x.operator === '&&' || x.operator === '||') && x.args.length === 2) {
+    const left = rowTest(x.args[0]!, e, cache);
+    const right = left === undefined ? undefined : rowTest(x.args[1]!, e, cache);
+    if (left === undefined || right === undefined) return undefined;
+    const decides = x.operator === '&&' ? false : true;
+    return (data, base) => {
+      const l = left(data, base);
+      if (l === decides) return decides;
+      const r = right(data, base);
+      if (r === decides) return decides;
+      if (l === undefined || r === undefined) return undefined;
+      return l === null || r === null ? null : !decides;
+    };
+  }
+  if (x.operator === '!' && x.args.length === 1) {
+    const inner = rowTest(x.args[0]!, e, cache);
+    if (inner === undefined) return undefined;
+    return (data, base) => {
+      const v = inner(data, base);
+      return v === undefined || v === null ? v : !v;
+    };
+  }
+  return comparisonTest(x, e, cache);
+}
+
+function comparisonTest(x: Algebra.OperatorExpression, e: PlanExpression, cache: ValueCache): RowTest | undefined {
+  if (x.args.length !== 2) return undefined;
   let op = x.operator;
   if (RELATIONS[op] === undefined) return undefined;
   let [a, b] = x.args as [Algebra.Expression, Algebra.Expression];
@@ -402,7 +454,7 @@ export function valueComparison(e: PlanExpression, cache: ValueCache): ((data: U
   const { cls, flags, value } = constant;
   return (data, base) => {
     const id = data[base + slot]!;
-    if (id === 0) return false; // unbound: an error, so the filter fails
+    if (id === 0) return null; // unbound: an error
     if (cache.get(id) !== cls) return undefined;
     const c = compareOf(cache.value, cache.flags, value, flags);
     return Number.isNaN(c) ? undefined : rel(c);

@@ -162,6 +162,23 @@ describe('value fast path = general path', () => {
     }
   });
 
+  it('||, ! and nested connectives, and their error rules with an unbound variable', () => {
+    const filters = [
+      '?v < -1 || ?v >= 1000', '!(?v >= 0.1 && ?v < 2.5)', '!(?v < 0) && (?v < 1 || ?v > 1000000)',
+      '?v > "2006-01-01T00:00:00Z"^^xsd:dateTime || ?v < 0',
+      // ?w is never bound (no :absent): an error on that side
+      '!(?w > 1)', '?w > 1 || ?v < 5', '?w > 1 && ?v < 5', '!(?w > 1) || ?v >= 2.5', '?v < 5 || !(?w < 1)',
+    ];
+    let nonEmpty = 0;
+    for (const f of filters) {
+      const q = `SELECT ?s ?v { ?s :v ?v OPTIONAL { ?s :absent ?w } FILTER (${f}) }`;
+      const { fast, general } = both(() => select(store, q));
+      expect(fast, q).toEqual(general);
+      if (general.length > 0) nonEmpty++;
+    }
+    expect(nonEmpty).toBeGreaterThan(4);
+  });
+
   it('ORDER BY ascending and descending, with and without LIMIT (top-k)', () => {
     for (const order of ['?v ?s', 'DESC(?v) ?s', '?v', 'DESC(?v)']) {
       for (const limit of ['', 'LIMIT 7', 'LIMIT 100']) {
