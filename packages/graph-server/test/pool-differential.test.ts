@@ -8,7 +8,7 @@
  * Seeds: POOL_DIFF_SEEDS=1003,1017 to re-run chosen ones (failure messages name the seed).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openStore, type QuadStore } from '@ianode/store';
+import type { QuadStore } from '@ianode/store';
 import { parseQuads } from '@ianode/rdf';
 import { parseResults } from '@ianode/sparql';
 import { ForwardedError } from '../src/errors.js';
@@ -17,7 +17,7 @@ import type { Grant } from '../src/pool/protocol.js';
 import { CLEARANCES, Rng, finalQuads, randomData, randomUser, visibleTo } from '../../sparql/test/differential/support/data.js';
 import { PREFIXES, SHAPE_NAMES, generateQuery } from '../../sparql/test/differential/support/queries.js';
 import { compareOutcomes, run, showOutcome, type Outcome } from '../../sparql/test/differential/support/outcome.js';
-import { storeWith } from '../../sparql/test/differential/support/store.js';
+import { referenceStore, storeWith } from '../../sparql/test/differential/support/store.js';
 
 const SEEDS: number[] = process.env['POOL_DIFF_SEEDS']
   ? process.env['POOL_DIFF_SEEDS'].split(',').map((s) => Number(s.trim()))
@@ -88,11 +88,8 @@ describe('ABAC view through the query pool: differential against a store holding
     for (let u = 0; u < USERS_PER_SEED; u++) {
       const user = randomUser(rng);
       const visible = expectedQuads.filter((q) => visibleTo(user, q.label));
-      const reference = await openStore({ defaultLabel: '*' });
+      const reference = await referenceStore(visible);
       open.push(reference);
-      await reference.transaction((tx) => {
-        for (const q of visible) tx.add({ s: q.s, p: q.p, o: q.o, g: q.g });
-      });
       const grant: Grant = { attributes: user.attributes, hierarchies: [['clearance', [...CLEARANCES]]] };
       for (const shape of SHAPE_NAMES) {
         const generated = generateQuery(rng, shape);

@@ -14,11 +14,11 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { AttributeSet, LabelEvaluator } from '@ianode/abac';
 import type { Dataset } from '@ianode/rdf';
-import { openStore, type QuadStore } from '@ianode/store';
+import type { QuadStore } from '@ianode/store';
 import { HIERARCHIES, Rng, finalQuads, randomData, randomUser, showData, visibleTo } from './support/data.js';
 import { PREFIXES, SHAPE_NAMES, generateQuery } from './support/queries.js';
 import { compareOutcomes, run, showOutcome, size, type Outcome } from './support/outcome.js';
-import { storeWith } from './support/store.js';
+import { referenceStore, storeWith } from './support/store.js';
 
 const SEEDS: number[] = process.env['ABAC_DIFF_SEEDS']
   ? process.env['ABAC_DIFF_SEEDS'].split(',').map((s) => Number(s.trim()))
@@ -73,11 +73,8 @@ async function runSeed(seed: number): Promise<string[]> {
   for (let u = 0; u < USERS_PER_SEED; u++) {
     const user = randomUser(rng);
     const visible = expectedQuads.filter((q) => visibleTo(user, q.label));
-    const reference = await openStore({ defaultLabel: '*' });
+    const reference = await referenceStore(shuffled(rng, visible));
     open.push(reference);
-    await reference.transaction((tx) => {
-      for (const q of shuffled(rng, visible)) tx.add({ s: q.s, p: q.p, o: q.o, g: q.g });
-    });
     const evaluator = new LabelEvaluator(AttributeSet.from(user.attributes), HIERARCHIES);
     const predicate = (label: string): boolean => evaluator.isVisible(label);
     // Alternate between a view of the live store and a view of a snapshot of it.
