@@ -82,6 +82,17 @@ describe('the shared state: workers see every commit, delete, label and compacti
     expect(both[0]).toEqual(both[1]);
   });
 
+  it('a new state reaches the idle workers too (none keeps an old state alive until its next job)', async () => {
+    await allReady(pool, 3);
+    await store.load('<http://x/late> <http://x/p> "late" .', { format: 'application/n-triples', label: 'red' });
+    expect(await values(pool, 'SELECT ?o WHERE { <http://x/late> ?p ?o }')).toEqual(['late']);
+    const slots = (pool as unknown as { slots: { version: number }[] }).slots;
+    expect(slots.map((s) => s.version)).toEqual(slots.map(() => store.stateVersion));
+    // And the workers that got it by a state message answer from it.
+    const answers = await Promise.all([1, 2].map(() => values(pool, 'SELECT ?o WHERE { <http://x/late> ?p ?o }')));
+    expect(answers).toEqual([['late'], ['late']]);
+  });
+
   it('a query in secure mode without a grant is refused, never answered unfiltered', async () => {
     await expect(pool.sparql(job('SELECT * WHERE { ?s ?p ?o }'), { open: false, grant: undefined })).rejects.toMatchObject({ code: 'INTERNAL' });
   });

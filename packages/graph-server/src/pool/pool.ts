@@ -276,16 +276,29 @@ export class QueryPool {
   private dispatch(slot: Slot, pending: Pending): void {
     slot.job = pending;
     pending.slot = slot;
-    let state: SharedStoreState | undefined;
-    const source = this.options.state;
-    if (slot.version !== source.stateVersion || slot.storeId !== source.storeId) {
-      state = source.shareState(slot.storeId === source.storeId ? slot.labels : 1);
-      slot.storeId = state.storeId;
-      slot.version = state.version;
-      slot.labels = state.labelCount;
-    }
+    const state = this.stateFor(slot);
     const message: ToWorker = { type: 'run', id: pending.id, job: pending.job, grant: pending.caller.grant, open: pending.caller.open, state };
     slot.worker.postMessage(message);
+    if (state !== undefined) {
+      // The state changed: idle workers take it now too, so none keeps an old state's memory
+      // (columns and runs replaced by a compaction or a growth) alive until its next job.
+      for (const other of this.slots) {
+        if (other === slot || other.job !== undefined || !other.ready || other.dead) continue;
+        const newer = this.stateFor(other);
+        if (newer !== undefined) other.worker.postMessage({ type: 'state', state: newer } satisfies ToWorker);
+      }
+    }
+  }
+
+  /** The store's latest state for a worker that does not hold it yet (else undefined). */
+  private stateFor(slot: Slot): SharedStoreState | undefined {
+    const source = this.options.state;
+    if (slot.version === source.stateVersion && slot.storeId === source.storeId) return undefined;
+    const state = source.shareState(slot.storeId === source.storeId ? slot.labels : 1);
+    slot.storeId = state.storeId;
+    slot.version = state.version;
+    slot.labels = state.labelCount;
+    return state;
   }
 
   /** The next waiting job for a worker that has become free. */

@@ -52,6 +52,8 @@ export type Job = SparqlJob | GraphqlJob | GraphJob;
 /** Main -> worker. */
 export type ToWorker =
   | { type: 'run'; id: number; job: Job; grant: Grant | undefined; open: boolean; state: SharedStoreState | undefined }
+  /** A newer store state for an idle worker, so it does not keep an old one's memory alive. */
+  | { type: 'state'; state: SharedStoreState }
   /** The main thread has passed on `n` more chunks: the worker may send that many more. */
   | { type: 'credit'; id: number; n: number }
   /** The client went away: stop at the next chance. */

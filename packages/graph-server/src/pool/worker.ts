@@ -137,6 +137,10 @@ port.on('message', (message: ToWorker) => {
     void run(message);
     return;
   }
+  if (message.type === 'state') {
+    reader.update(message.state);
+    return;
+  }
   const me = current;
   if (me === undefined || me.id !== message.id) return; // about a job that has ended
   if (message.type === 'credit') me.inFlight = Math.max(0, me.inFlight - message.n);
