@@ -263,6 +263,20 @@ function sliceLimit(op: Algebra.Slice): number | undefined {
   return op.length !== undefined && op.length < 0 ? 0 : op.length;
 }
 
+/**
+ * The parser puts the LIMIT / OFFSET of a CONSTRUCT or DESCRIBE above the form; they limit the
+ * solutions the template is instantiated from, or the resources described (SPARQL 1.1 §16.2 "the
+ * solution modifiers apply to the solutions", §15): moved below the form, onto its pattern.
+ */
+function sinkSlice(op: Algebra.Operation): Algebra.Operation {
+  if (op.type !== Algebra.types.SLICE) return op;
+  const inner = sinkSlice(op.input);
+  if (inner.type === Algebra.types.CONSTRUCT || inner.type === Algebra.types.DESCRIBE) {
+    return { ...inner, input: { ...op, input: inner.input } } as Algebra.Operation;
+  }
+  return inner === op.input ? op : ({ ...op, input: inner } as Algebra.Operation);
+}
+
 /** Lower a translated query (the output of `parseQuery`) to a plan. */
 export function lowerQuery(algebra: Algebra.Operation, ids: TermIds): QueryPlan {
   const l = new Lowering(ids);
@@ -277,6 +291,7 @@ export function lowerQuery(algebra: Algebra.Operation, ids: TermIds): QueryPlan 
     }
     op = op.input;
   }
+  op = sinkSlice(op);
   const dataset = { defaultGraphs, namedGraphs };
   const top: GraphRef = { kind: 'default' };
   const base = { slotNames: l.slotNames, dataset };
