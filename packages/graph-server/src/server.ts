@@ -201,17 +201,13 @@ export async function createGraphServer(input: GraphServerConfigInput | GraphSer
   // Workers take a moment to start (they load the query engine): start them with the server.
   pool.warm();
   metrics.watchPool(() => pool.stats());
-  /** The caller as the workers need it; fail closed: a predicate without its grant is refused. */
-  const jobCaller = (caller: Caller) => {
-    if (caller.visible !== undefined && caller.grant === undefined) throw new GraphServerError('INTERNAL', 'caller without a grant');
-    return { open: caller.visible === undefined, grant: caller.grant };
-  };
+  /** The caller as the workers need it (the pool refuses a secure-mode caller without a grant). */
+  const jobCaller = (caller: Caller) => ({ open: caller.visible === undefined, grant: caller.grant });
   const ctx: RouteContext = {
     config,
     security,
     metrics,
     baseIRI: options.baseIRI,
-    viewFor: (caller) => store.view(caller.visible ?? (() => true)),
     queries: {
       pool,
       sparql: (caller, job) => pool.sparql(job, jobCaller(caller)),

@@ -1,9 +1,8 @@
 /**
  * What every route module gets from the server factory. Routes never hold the store: reads go
- * through the caller's view (`viewFor`), writes through the caller's write scope (`writer`), and
+ * to the query workers (`queries`, which build the caller's view there), writes through the caller's write scope (`writer`), and
  * write bodies through `bodies` (read whole before the write lock, under the body timeouts).
  */
-import type { Dataset } from '@ianode/rdf';
 import type { BodyDeadline, SpooledBody } from '../body-reader.js';
 import type { GraphServerConfig } from '../config.js';
 import type { Metrics } from '../metrics.js';
@@ -34,9 +33,8 @@ export interface RouteContext {
   security: Security;
   metrics: Metrics;
   baseIRI: string | undefined;
-  /** The caller's view of the data: the only read path routes use on this thread (SPEC §3 one
-   * enforcement point); queries go to `queries`, which builds the same view on a worker. */
-  viewFor(caller: Caller): Dataset;
+  /** The only read path routes use: queries, GraphQL and graph reads run on a worker over the
+   * caller's view (SPEC §3 one enforcement point). */
   queries: QueryRunner;
   /** The only write path routes use (../writes.ts): the caller's write scope. */
   writer: Writer;

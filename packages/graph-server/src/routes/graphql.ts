@@ -2,7 +2,7 @@
  * GraphQL over HTTP at `/{ds}/graphql` (SPEC §4, §5): POST `application/json`
  * `{query, variables, operationName}` and GET `?query=&variables=&operationName=`. Same
  * authentication (the dataset `onRequest` hook) and `read` permission as SPARQL, and the same
- * data path: the caller's view (`ctx.viewFor`), never the store.
+ * data path: a query worker over the caller's view (`ctx.queries`), never the store.
  *
  * Responses follow the GraphQL-over-HTTP convention: `application/graphql-response+json` when the
  * client accepts it, else `application/json`; 400 when there is no `data` (parse, validation,
