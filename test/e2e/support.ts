@@ -118,3 +118,35 @@ export class NpmStartNode {
     return execFileSync('bash', ['-c', `${this.exportsText}\ncd packages/access-service\n${script}`], { cwd: root, encoding: 'utf8' });
   }
 }
+
+/** An ID token of a demo user (`ADMIN_USER_EMAIL` or `USER_EMAIL`), through fetch_id_token.sh as the README says. */
+export function idToken(node: NpmStartNode, who: 'ADMIN_USER_EMAIL' | 'USER_EMAIL'): string {
+  return node.bash(`source idp-local/fetch_id_token.sh "$${who}" >&2 && printf '%s' "$IDP_ID_TOKEN"`);
+}
+
+/** The commands of `names` that are not on the PATH. */
+export function missingCommands(names: string[]): string[] {
+  return names.filter((name) => {
+    try {
+      execFileSync('bash', ['-c', `command -v ${name}`], { stdio: 'ignore' });
+      return false;
+    } catch {
+      return true;
+    }
+  });
+}
+
+/**
+ * Whether a real-client e2e file runs: it does when its tools are there; without them it is skipped
+ * outside CI (with the reason in its title) and fails in CI (`CI=true`), where .ci/run must have
+ * installed them.
+ */
+export function clientTools(names: string[]): { skip: boolean; reason: string; missing: string[] } {
+  const missing = missingCommands(names);
+  const inCi = /^(1|true)$/i.test(process.env.CI ?? '');
+  return {
+    missing,
+    skip: missing.length > 0 && !inCi,
+    reason: missing.length === 0 ? '' : ` (skipped: ${missing.join(', ')} not found${inCi ? '' : '; CI fails instead'})`,
+  };
+}
