@@ -87,11 +87,14 @@ describe.skipIf(tools.skip)(`Jena RDFConnectionRemote against npm start${tools.r
     expect(ok(reports.admin, 'read-unlabelled').readBack).toEqual([]);
   });
 
-  it('GSP: put, load (POST), fetch in Jena\'s default, RDF/XML and JSON-LD, delete then 404', () => {
+  it('GSP: put, load (POST), fetch in Jena\'s default and JSON-LD, fetchDataset, delete then 404', () => {
     expect(ok(reports.admin, 'gsp-put').triples).toEqual([title('a', 'put by Jena')]);
     const both = [title('a', 'put by Jena'), title('b', 'loaded by Jena')];
     expect(ok(reports.admin, 'gsp-load').triples).toEqual(both);
     expect(ok(reports.admin, 'gsp-fetch-jsonld').triples).toEqual(both);
+    const dataset = ok(reports.admin, 'gsp-fetch-dataset');
+    expect(dataset.graph).toEqual(both);
+    expect(dataset.defaultGraph).toEqual(expect.arrayContaining(sorted(described.admin)));
     expect(ok(reports.admin, 'gsp-delete').after).toBe(404);
   });
 

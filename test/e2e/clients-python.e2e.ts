@@ -28,7 +28,7 @@ async function script(name: 'sparqlwrapper' | 'rdflib', token: string): Promise<
   const { stdout } = await run(
     python,
     [path.join(clients, `python/${name}_client.py`), '--query', `${base}/query`, '--update', `${base}/update`, '--gsp', `${base}/data`, '--prefix', `${PREFIX}${name}/`],
-    { cwd: path.join(clients, 'python'), env: { ...process.env, IANODE_TOKEN: token }, timeout: 120_000, maxBuffer: 16 << 20 },
+    { cwd: path.join(clients, 'python'), env: { ...process.env, IANODE_TOKEN: token, PYTHONDONTWRITEBYTECODE: '1' }, timeout: 120_000, maxBuffer: 16 << 20 },
   );
   return JSON.parse(stdout) as Report;
 }
@@ -67,11 +67,12 @@ describe.skipIf(tools.skip)(`Python SPARQL clients against npm start${tools.reas
   describe('SPARQLWrapper', () => {
     const r = reports.sparqlwrapper;
 
-    it.each(['admin', 'user'] as const)('SELECT in JSON and XML (its default): the %s gets exactly the rows it may see', (who) => {
+    it.each(['admin', 'user'] as const)('SELECT in JSON (GET and POST) and XML (its default): the %s gets exactly the rows it may see', (who) => {
       const json = ok(r[who], 'select-json');
       expect(json.contentType).toMatch(/^application\/sparql-results\+json/);
       expect(json.vars).toEqual(['p', 'o']);
       expect(json.rows).toEqual(projectRows[who]);
+      expect(ok(r[who], 'select-json-post').rows, 'POST form').toEqual(projectRows[who]);
       const xml = ok(r[who], 'select-xml');
       expect(xml.contentType).toMatch(/^application\/sparql-results\+xml/);
       expect(xml.rows).toEqual(projectRows[who]);
@@ -135,8 +136,8 @@ describe.skipIf(tools.skip)(`Python SPARQL clients against npm start${tools.reas
   describe('rdflib', () => {
     const r = reports.rdflib;
 
-    it.each(['admin', 'user'] as const)('SPARQLStore SELECT in XML (its default), JSON and TSV: the %s gets exactly the rows it may see', (who) => {
-      for (const format of ['xml', 'json', 'tsv']) expect(ok(r[who], `select-${format}`).rows, format).toEqual(projectRows[who]);
+    it.each(['admin', 'user'] as const)('SPARQLStore SELECT in XML (its default), JSON, TSV and by POST: the %s gets exactly the rows it may see', (who) => {
+      for (const format of ['xml', 'json', 'tsv', 'post']) expect(ok(r[who], `select-${format}`).rows, format).toEqual(projectRows[who]);
     });
 
     it.each(['admin', 'user'] as const)('SPARQLStore SELECT in CSV: the %s gets the rows (IRIs and plain strings, as CSV has no types)', (who) => {

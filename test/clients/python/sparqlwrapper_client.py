@@ -70,6 +70,17 @@ def _():
     return {"contentType": content_type, "vars": body["head"]["vars"], "rows": rows}
 
 
+@report.step("select-json-post")
+def _():
+    # POST: SPARQLWrapper sends the query as an HTML form (application/x-www-form-urlencoded).
+    wrapper = client()
+    wrapper.setQuery(PROJECT)
+    wrapper.setMethod(POST)
+    wrapper.setReturnFormat(JSON)
+    body = wrapper.query().convert()
+    return {"rows": [{k: json_term(v) for k, v in b.items()} for b in body["results"]["bindings"]]}
+
+
 @report.step("select-xml")
 def _():
     # XML is SPARQLWrapper's default: no setReturnFormat.

@@ -148,6 +148,16 @@ public final class Main {
             withLabel(writeLabel, () -> { try (RDFConnection conn = connection().triplesFormat(RDFFormat.RDFXML).build()) { conn.load(graph, third); } return null; });
             return fetched(null, graph);
         });
+        step("gsp-fetch-dataset", () -> {
+            // GET on the GSP endpoint without a graph: the whole dataset the caller may see.
+            try (RDFConnection conn = connection().build()) {
+                var dataset = conn.fetchDataset();
+                JsonObject out = new JsonObject();
+                out.put("defaultGraph", triples(dataset.getDefaultModel()));
+                out.put("graph", triples(dataset.getNamedModel(graph)));
+                return out;
+            }
+        });
         step("gsp-put-unlabelled", () -> {
             try (RDFConnection conn = connection().build()) { conn.put(prefix + "jena-unlabelled-graph", model(prefix + "jena-unlabelled-graph/a", "no label")); }
             return new JsonObject();
@@ -188,7 +198,9 @@ public final class Main {
 
     static JsonObject graphQuery(String accept, boolean describe) {
         var builder = connection();
-        if (accept != null) builder.acceptHeaderQuery(accept);
+        // The Accept of CONSTRUCT and DESCRIBE is the connection's graph Accept (acceptHeaderQuery
+        // is not used for them when that is set, and it always is).
+        if (accept != null) builder.acceptHeaderGraph(accept);
         try (RDFConnection conn = builder.build()) {
             Model m = describe ? conn.queryDescribe(DESCRIBE) : conn.queryConstruct(CONSTRUCT);
             JsonObject out = new JsonObject();
