@@ -148,6 +148,14 @@ describe.skipIf(tools.skip)(`Python SPARQL clients against npm start${tools.reas
       expect(ok(r[who], 'ask').boolean).toBe(askAnswer[who]);
     });
 
+    it.each(['admin', 'user'] as const)('the Graph API over SPARQLStore (triples, value, in): %s', (who) => {
+      expect(ok(r[who], 'graph-api')).toMatchObject({
+        triples: sorted(described[who]),
+        codename: who === 'admin' ? '"KESTREL"' : null,
+        hasName: true,
+      });
+    });
+
     for (const format of ['rdfxml', 'turtle', 'jsonld'] as const) {
       it.each(['admin', 'user'] as const)(`CONSTRUCT and DESCRIBE with LIMIT in ${format}${format === 'rdfxml' ? ' (its default)' : ''}: %s`, (who) => {
         expect(ok(r[who], `construct-${format}`).triples).toEqual(sorted(constructed[who]));
@@ -166,7 +174,7 @@ describe.skipIf(tools.skip)(`Python SPARQL clients against npm start${tools.reas
       expect(refused(r.admin, 'add-unlabelled', 400).message).toMatch(/Security-Label/);
     });
 
-    it('GSP (urllib, bodies by rdflib): PUT Turtle 201, POST N-Triples 200, GET in Turtle, RDF/XML and JSON-LD, DELETE 204 then 404', () => {
+    it('GSP (urllib, bodies by rdflib): PUT Turtle 201, POST N-Triples 200, GET in Turtle and JSON-LD, DELETE 204 then 404', () => {
       const graph = `${PREFIX}rdflib/rdflib-graph`;
       const triple = (s: string, title: string): string[] => [`<${graph}/${s}>`, '<http://example/title>', `"${title}"`];
       const put = ok(r.admin, 'gsp-put-turtle');

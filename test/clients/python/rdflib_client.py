@@ -76,6 +76,18 @@ for form, query in (("construct", CONSTRUCT), ("describe", DESCRIBE)):
         report.step(f"{form}-{name}")(lambda q=query, f=return_format: graph_query(q, f))
 
 
+@report.step("graph-api")
+def _():
+    # The Graph API over SPARQLStore (rdflib writes the queries): triples(), value(), `in`.
+    graph = Graph(store(), identifier=DATASET_DEFAULT_GRAPH_ID)
+    project = URIRef("http://example/project1")
+    return {
+        "triples": sorted([term(s), term(p), term(o)] for s, p, o in graph.triples((project, None, None))),
+        "codename": term(graph.value(project, URIRef("http://example/codename"))),
+        "hasName": (project, URIRef("http://example/name"), Literal("Bridge survey")) in graph,
+    }
+
+
 def subject_rows(iri):
     result = Graph(store("json")).query(f"SELECT ?p ?o WHERE {{ <{iri}> ?p ?o }}")
     return [{str(k): term(v) for k, v in row.asdict().items()} for row in result]
