@@ -3,8 +3,12 @@
  *
  * - Every `OPTIONS` request to a path that has routes is answered here, in the first `onRequest`
  *   hook, before any authentication: `204 No Content` with `Allow` naming the path's methods (as
- *   Fuseki answers `OPTIONS` with `Allow` and no body). A path with no route is left to the
- *   service (its usual 404, or 401 where the service authenticates unknown paths).
+ *   Fuseki answers `OPTIONS` with `Allow` and no body). A route registered only to answer 405
+ *   (`config: { notAllowed: true }`) is not listed. A path with no route is left to the service
+ *   (its usual 404, or 401 where the service authenticates unknown paths).
+ * - Which methods a path has is read from a copy of the routing table: every route the service
+ *   registers is entered into a find-my-way router (Fastify's own router, with the same options)
+ *   as it is added, so a path matches here exactly as it does in Fastify.
  * - A CORS preflight (`OPTIONS` with `Origin` and `Access-Control-Request-Method`) from an allowed
  *   origin gets, in that same 204, `Access-Control-Allow-Origin`, `-Allow-Methods` (the path's
  *   methods), `-Allow-Headers` (the fixed list below) and `-Max-Age`.
@@ -23,7 +27,15 @@
  * headers to refused origins; and it has no `Allow` header for a plain `OPTIONS`. What is left of
  * CORS for credential-less requests is the few headers below, so this hook does it by hand.
  */
+import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route only answers 405 Method Not Allowed: its method is left out of `Allow` (cors.ts). */
+    notAllowed?: boolean;
+  }
+}
 
 /** Request headers a page may send (beyond the CORS-safelisted ones). */
 export const CORS_ALLOWED_HEADERS: readonly string[] = [
@@ -55,6 +67,14 @@ export const CORS_MAX_AGE_SECONDS = 600;
 
 /** Methods listed in `Allow`, in this order. */
 const METHODS: readonly HTTPMethods[] = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH'];
+
+/** The router options that change which path a route matches (as given to Fastify). */
+export interface RouteMatching {
+  ignoreTrailingSlash?: boolean;
+  ignoreDuplicateSlashes?: boolean;
+  caseSensitive?: boolean;
+  useSemicolonDelimiter?: boolean;
+}
 
 export interface CorsOptions {
   /**
@@ -112,7 +132,7 @@ function addVary(reply: FastifyReply, value: string): void {
  * Installs the `OPTIONS` answer and the CORS headers on `app` (see the module comment); called by
  * `createServiceApp`, before any hook of the service. `requestIdHeader` is exposed to pages.
  */
-export function installCors(app: FastifyInstance, options: CorsOptions & { requestIdHeader?: string } = {}): void {
+export function installCors(app: FastifyInstance, options: CorsOptions & { requestIdHeader?: string; routing?: RouteMatching } = {}): void {
   const origins = parseCorsOrigins(options.origins ?? []);
   const any = origins.includes('*');
   const allowed = new Set(origins);
@@ -125,8 +145,16 @@ export function installCors(app: FastifyInstance, options: CorsOptions & { reque
     if (any) return '*';
     return allowed.has(origin) ? origin : undefined;
   };
-  /** The methods routed at a path (HEAD comes with GET), without OPTIONS. */
-  const methodsAt = (path: string): HTTPMethods[] => METHODS.filter((method) => app.findRoute({ method, url: path }) !== null);
+  // The copy of the routing table: each route with whether its method is listed in `Allow`.
+  const routes = FindMyWay({ ...options.routing });
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) {
+      const m = method as HTTPMethod;
+      if (routes.hasRoute(m, route.url)) continue;
+      routes.on(m, route.url, () => undefined, { listed: route.config?.notAllowed !== true });
+    }
+  });
+  const routed = (method: string, path: string): { listed: boolean } | undefined => (routes.find(method as HTTPMethod, path)?.store as { listed: boolean } | undefined) ?? undefined;
 
   app.addHook('onRequest', async (request, reply) => {
     const origin = allowOrigin(request);
@@ -135,10 +163,11 @@ export function installCors(app: FastifyInstance, options: CorsOptions & { reque
       void reply.header('access-control-expose-headers', exposed);
     }
     if (request.method !== 'OPTIONS') return;
-    const path = request.url.split('?')[0] ?? '/';
-    if (app.findRoute({ method: 'OPTIONS', url: path }) !== null) return; // a service's own OPTIONS route
-    const methods = methodsAt(path);
-    if (methods.length === 0) return; // no such path: the service's own answer (404, or 401 before it)
+    const path = request.url;
+    if (routed('OPTIONS', path) !== undefined) return; // a service's own OPTIONS route
+    const found = METHODS.map((method) => [method, routed(method, path)] as const).filter(([, route]) => route !== undefined);
+    if (found.length === 0) return; // no such path: the service's own answer (404, or 401 before it)
+    const methods = found.filter(([, route]) => route!.listed).map(([method]) => method);
     const allow = [...methods, 'OPTIONS'].join(', ');
     void reply.header('allow', allow);
     if (origin !== undefined && typeof request.headers['access-control-request-method'] === 'string') {

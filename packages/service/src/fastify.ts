@@ -14,7 +14,7 @@
  */
 import { requestLogFields } from '@ianode/auth';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import { installCors, type CorsOptions } from './cors.js';
+import { installCors, type CorsOptions, type RouteMatching } from './cors.js';
 import { REQUEST_ID_HEADER, requestIdOf, type RequestIdOptions } from './request-id.js';
 
 /** Header paths censored in every service's log (`[redacted]`). */
@@ -62,6 +62,15 @@ export interface ServiceAppOptions extends ServiceLogOptions, Omit<FastifyServer
   cors?: CorsOptions;
 }
 
+/** The router options that decide which path a route matches (top level, or in `routerOptions`). */
+function pickRouting(options: Record<string, unknown>): RouteMatching {
+  const out: Record<string, boolean> = {};
+  for (const name of ['ignoreTrailingSlash', 'ignoreDuplicateSlashes', 'caseSensitive', 'useSemicolonDelimiter']) {
+    if (typeof options[name] === 'boolean') out[name] = options[name];
+  }
+  return out;
+}
+
 /** A Fastify instance with the service logger, request ids, the request-id reply header, `OPTIONS` and CORS. */
 export function createServiceApp(options: ServiceAppOptions = {}): FastifyInstance {
   const { logger, redactPaths, requestSerializer, requestIds = {}, cors = {}, ...fastifyOptions } = options;
@@ -76,6 +85,7 @@ export function createServiceApp(options: ServiceAppOptions = {}): FastifyInstan
   app.addHook('onRequest', async (request, reply) => {
     void reply.header(header, request.id);
   });
-  installCors(app, { ...cors, requestIdHeader: header });
+  const routing = { ...pickRouting(fastifyOptions as Record<string, unknown>), ...pickRouting((fastifyOptions.routerOptions ?? {}) as Record<string, unknown>) };
+  installCors(app, { ...cors, requestIdHeader: header, routing });
   return app;
 }
