@@ -248,12 +248,18 @@ if (!haveChromium && !inCi) {
         );
       });
       const callbackUrl = `${rp.url.replace('127.0.0.1', 'localhost')}/callback`;
+      // The request as JSON: the AWS CLI v1 would fetch a parameter value that starts with http://.
+      const request = {
+        UserPoolId: POOL,
+        ClientName: 'browser-e2e',
+        AllowedOAuthFlows: ['code'],
+        AllowedOAuthScopes: ['openid', 'email', 'profile'],
+        AllowedOAuthFlowsUserPoolClient: true,
+        SupportedIdentityProviders: ['COGNITO'],
+        CallbackURLs: [callbackUrl],
+      };
       const clientId = node
-        .bash(
-          `aws cognito-idp create-user-pool-client --endpoint-url "$IDP_URL" --user-pool-id "$USER_POOL_ID" --client-name browser-e2e ` +
-            `--allowed-o-auth-flows code --allowed-o-auth-scopes openid email profile --allowed-o-auth-flows-user-pool-client ` +
-            `--supported-identity-providers COGNITO --callback-urls '${callbackUrl}' --query UserPoolClient.ClientId --output text`,
-        )
+        .bash(`aws cognito-idp create-user-pool-client --endpoint-url "$IDP_URL" --cli-input-json '${JSON.stringify(request)}' --query UserPoolClient.ClientId --output text`)
         .trim();
       expect(clientId).toMatch(/^[a-z0-9]{20,}$/);
 
