@@ -135,6 +135,7 @@ function missingBrowserReason(): string {
 }
 
 if (!haveChromium && !inCi) {
+  console.warn(`test/e2e/browser.e2e.ts skipped: ${missingBrowserReason()}`);
   describe.skip(`browser tests skipped: ${missingBrowserReason()}`, () => {
     it('needs Chromium', () => undefined);
   });
