@@ -119,8 +119,8 @@ export function parseCorsOrigins(value: unknown, where = 'cors.origins'): string
   return [...new Set(origins)];
 }
 
-/** Adds `value` to the reply's `Vary` unless it is there already (or `Vary: *`). */
-function addVary(reply: FastifyReply, value: string): void {
+/** Adds `value` to the reply's `Vary` unless it is there already (or `Vary: *`): use it instead of setting `Vary` outright. */
+export function addVary(reply: FastifyReply, value: string): void {
   const current = reply.getHeader('vary');
   const text = Array.isArray(current) ? current.join(', ') : current === undefined ? '' : String(current);
   const names = text.split(',').map((name) => name.trim().toLowerCase()).filter(Boolean);
