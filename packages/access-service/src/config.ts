@@ -39,6 +39,8 @@ export interface AccessServerConfig {
   seed?: SeedDocument | string;
   /** Fastify's logger option (pino options or a boolean); default `{ level: 'info' }`. */
   logger?: FastifyServerOptions['logger'];
+  /** `CORS_ORIGINS`: origins whose browser pages may call the service, or `['*']`; default none (no CORS headers). */
+  corsOrigins?: string[];
   /** Largest request body in bytes (default 1 MiB). */
   bodyLimit?: number;
   /** Injected fetch for the verifier (tests). */

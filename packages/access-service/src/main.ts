@@ -4,15 +4,16 @@
  * Environment: OPENID_PROVIDER_URL and/or JWKS_URL (one is required), TOKEN_CLIENT_IDS (required:
  * the app client ids whose ID tokens are accepted; TOKEN_AUDIENCE is the older name),
  * ACCEPT_ACCESS_TOKENS (true/false), LINK_BY_EMAIL (true/false), GROUPS_KEY (default cognito:groups),
- * ADMIN_GROUP (default ianode_admin), USER_CLAIMS (comma-separated display-name claims), LOG_LEVEL, HOST.
+ * ADMIN_GROUP (default ianode_admin), USER_CLAIMS (comma-separated display-name claims), CORS_ORIGINS
+ * (comma-separated origins whose browser pages may call the service, or *; default none), LOG_LEVEL, HOST.
  */
-import { envFlag, envList, envValue, parseOptions, parsePort, runService, UsageError } from '@ianode/service';
+import { envFlag, envList, envValue, parseCorsOrigins, parseOptions, parsePort, runService, UsageError } from '@ianode/service';
 import { DEFAULT_ADMIN_GROUP, DEFAULT_PORT } from './config.js';
 import { createAccessServer, type AccessServer } from './server.js';
 
 const USAGE = `usage: ianode-access [--port 8091] [--host 127.0.0.1] [--data ./data/access] [--seed seed.yaml]
 environment: OPENID_PROVIDER_URL and/or JWKS_URL (required), TOKEN_CLIENT_IDS (required), ACCEPT_ACCESS_TOKENS, LINK_BY_EMAIL, REVOCATION_URL,
-             GROUPS_KEY, ADMIN_GROUP, USER_CLAIMS, LOG_LEVEL`;
+             GROUPS_KEY, ADMIN_GROUP, USER_CLAIMS, CORS_ORIGINS, LOG_LEVEL`;
 
 async function start(): Promise<AccessServer | undefined> {
   const env = process.env;
@@ -40,6 +41,12 @@ async function start(): Promise<AccessServer | undefined> {
   const linkByEmail = envFlag(env, 'LINK_BY_EMAIL') ?? false;
   const revocationUrl = envValue(env, 'REVOCATION_URL');
   const userClaims = envList(env, 'USER_CLAIMS');
+  let corsOrigins: string[];
+  try {
+    corsOrigins = parseCorsOrigins(envValue(env, 'CORS_ORIGINS'), 'CORS_ORIGINS');
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
   const server = await createAccessServer({
     clientIds,
     acceptAccessTokens: envFlag(env, 'ACCEPT_ACCESS_TOKENS') ?? false,
@@ -52,6 +59,7 @@ async function start(): Promise<AccessServer | undefined> {
     groupsClaim: envValue(env, 'GROUPS_KEY') ?? 'cognito:groups',
     adminGroup: envValue(env, 'ADMIN_GROUP') ?? DEFAULT_ADMIN_GROUP,
     ...(userClaims === undefined ? {} : { userClaims }),
+    corsOrigins,
     logger: { level: envValue(env, 'LOG_LEVEL') ?? 'info' },
   });
 

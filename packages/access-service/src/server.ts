@@ -82,6 +82,8 @@ export async function createAccessServer(config: AccessServerConfig): Promise<Ac
   const app = createServiceApp({
     logger: config.logger,
     bodyLimit: config.bodyLimit ?? 1024 * 1024,
+    // OPTIONS answered before authentication; CORS for `corsOrigins` (none by default).
+    cors: { origins: config.corsOrigins ?? [] },
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: true, allErrors: false, allowUnionTypes: true } },
   });
   const routes: RouteEntry[] = [];

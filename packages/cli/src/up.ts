@@ -103,6 +103,9 @@ export async function up(options: UpOptions, supervisorOptions: SupervisorOption
   // The children get this process's environment (LOG_LEVEL, QUERY_TIMEOUT_MS, IDP_ADMIN_PASSWORD, …)
   // with what `up` decides set over it; the IdP admin key goes to the IdP only.
   const { IDP_ADMIN_ACCESS_KEY_ID: _id, IDP_ADMIN_SECRET_ACCESS_KEY: _secret, ...base } = process.env;
+  // The local demo lets a browser page of any origin call the three services (bearer tokens only,
+  // never cookies); CORS_ORIGINS set (a list, or empty for none) replaces that for all three.
+  const corsOrigins = process.env.CORS_ORIGINS ?? '*';
 
   const graphEnv: NodeJS.ProcessEnv = {
     // glibc keeps freed array buffers below its (self-raising) mmap threshold in its heap; a fixed
@@ -114,6 +117,7 @@ export async function up(options: UpOptions, supervisorOptions: SupervisorOption
     REVOCATION_URL: revocationUrl,
     OPENID_PROVIDER_URL: issuer,
     USER_ATTRIBUTES_URL: local(options.accessPort),
+    CORS_ORIGINS: corsOrigins,
     LOG_LEVEL: options.logLevel,
   };
   const graphConfig = resolveConfig(await configFromFileAndEnv(options.config, graphEnv));
@@ -132,7 +136,7 @@ export async function up(options: UpOptions, supervisorOptions: SupervisorOption
         '--log-level', options.logLevel,
       ],
       // The region stays the default the banner's AWS_DEFAULT_REGION names.
-      env: { ...withoutKeys(base, ['IDP_REGION']), IDP_ADMIN_ACCESS_KEY_ID: admin.accessKeyId, IDP_ADMIN_SECRET_ACCESS_KEY: admin.secretAccessKey },
+      env: { ...withoutKeys(base, ['IDP_REGION']), IDP_CORS_ORIGINS: corsOrigins, IDP_ADMIN_ACCESS_KEY_ID: admin.accessKeyId, IDP_ADMIN_SECRET_ACCESS_KEY: admin.secretAccessKey },
       healthUrl: `${local(options.idpPort)}/health`,
     },
     {
@@ -155,6 +159,7 @@ export async function up(options: UpOptions, supervisorOptions: SupervisorOption
         ACCEPT_ACCESS_TOKENS: 'false',
         LINK_BY_EMAIL: 'true',
         REVOCATION_URL: revocationUrl,
+        CORS_ORIGINS: corsOrigins,
         LOG_LEVEL: options.logLevel,
       },
       healthUrl: `${local(options.accessPort)}/health`,

@@ -4,7 +4,7 @@
  * secure mode.
  */
 import { validateLabel } from '@ianode/abac';
-import { envFlag, envList, envValue, readConfigFile, type Env } from '@ianode/service';
+import { envFlag, envList, envValue, parseCorsOrigins, readConfigFile, type Env } from '@ianode/service';
 
 /** Operations a caller may be allowed: query and graph-store reads (`read`), uploads and updates (`write`). */
 export type Operation = 'read' | 'write';
@@ -131,6 +131,13 @@ export interface GraphServerConfig {
   security: SecurityConfig;
   /** GraphQL endpoint on (answers 501 until GraphQL lands) or off (404). */
   graphql: boolean;
+  /** Browser pages of these origins may call the server (`CORS_ORIGINS`; `*` = any; default none). */
+  cors: CorsConfig;
+}
+
+export interface CorsConfig {
+  /** Origins (`https://app.example.org`) or `['*']`; empty: no CORS headers at all. */
+  origins: string[];
 }
 
 export const DEFAULT_PORT = 3030;
@@ -141,6 +148,8 @@ export interface GraphServerConfigInput {
   limits?: Partial<LimitsConfig>;
   security?: Partial<SecurityConfig>;
   graphql?: boolean;
+  /** `origins`: a list, or a comma-separated text. */
+  cors?: { origins?: string[] | string };
 }
 
 export function defaultConfig(): GraphServerConfig {
@@ -160,6 +169,7 @@ export function defaultConfig(): GraphServerConfig {
       queryWorkers: 0, queryQueue: 256 },
     security: { attributeCacheMs: 30_000 },
     graphql: false,
+    cors: { origins: [] },
   };
 }
 
@@ -175,6 +185,7 @@ export function resolveConfig(input: GraphServerConfigInput = {}): GraphServerCo
     limits: { ...base.limits, ...stripUndefined(input.limits ?? {}) },
     security: { ...base.security, ...stripUndefined(input.security ?? {}) },
     graphql: input.graphql ?? base.graphql,
+    cors: { origins: input.cors?.origins === undefined ? base.cors.origins : parseCorsOrigins(input.cors.origins, 'cors.origins') },
   };
   if (!/^[A-Za-z0-9_-]+$/.test(config.dataset.name)) throw new TypeError(`dataset.name must be a word of letters, digits, _ or -: ${JSON.stringify(config.dataset.name)}`);
   for (const [field, label] of [['dataset.defaultLabel', config.dataset.defaultLabel], ['dataset.permissions.read', config.dataset.permissions.read], ['dataset.permissions.write', config.dataset.permissions.write]] as const) {
@@ -238,8 +249,10 @@ export async function configFromFileAndEnv(path: string | undefined, env: Env = 
   if (workers !== undefined && workers.trim() !== '' && !/^\d+$/.test(workers.trim())) {
     throw new TypeError(`QUERY_WORKERS must be a whole number (0 = one per core), got ${JSON.stringify(workers)}`);
   }
+  const corsOrigins = envValue(env, 'CORS_ORIGINS');
   return {
     ...file,
+    ...(corsOrigins === undefined ? {} : { cors: { ...(file.cors ?? {}), origins: corsOrigins } }),
     ...(Object.keys(tuning).length > 0 ? { dataset: { ...(file.dataset ?? {}), ...tuning } } : {}),
     ...(workers !== undefined && workers.trim() !== '' ? { limits: { ...(file.limits ?? {}), queryWorkers: Number(workers) } } : {}),
     security: { ...(file.security ?? {}), ...fromEnv },

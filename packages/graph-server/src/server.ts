@@ -95,6 +95,8 @@ export async function createGraphServer(input: GraphServerConfigInput | GraphSer
     // as uploads (Node answers 408 and closes); upload and GSP bodies have their own idle and
     // total timers (body-reader.ts). None of these bodies is read under the writer lock.
     requestTimeout: config.limits.bodyTimeoutMs,
+    // OPTIONS answered before authentication; CORS for `cors.origins` (none by default).
+    cors: config.cors,
   });
   // The store reports its open (torn tail cut, damaged checkpoint passed over) through the server's
   // log; a damaged folder makes this throw STORE_CORRUPT, so the server does not start.

@@ -33,6 +33,11 @@ export interface IdpConfig {
   signatureMaxSkewMs?: number;
   throttle?: Partial<ThrottleSettings>;
   scryptCost?: ScryptCost;
+  /**
+   * Origins whose browser pages may call the IdP (Cognito JSON API, discovery, JWKS, token,
+   * userInfo), or `['*']`; default none (no CORS headers). `--cors-origins` / `IDP_CORS_ORIGINS`.
+   */
+  corsOrigins?: string[];
   /** Largest request body (default 1 MiB). */
   bodyLimit?: number;
 }

@@ -7,11 +7,11 @@
  *   node dist/main.js admin-key --data ./data/idp
  *
  * Every option has an environment equivalent (IDP_PORT, IDP_DATA_DIR, IDP_SEED, IDP_PUBLIC_URL,
- * IDP_HOST, IDP_LOG_LEVEL, IDP_REGION, IDP_ADMIN_ACCESS_KEY_ID + IDP_ADMIN_SECRET_ACCESS_KEY);
+ * IDP_HOST, IDP_LOG_LEVEL, IDP_REGION, IDP_CORS_ORIGINS, IDP_ADMIN_ACCESS_KEY_ID + IDP_ADMIN_SECRET_ACCESS_KEY);
  * options win over the environment.
  */
 import { parseArgs } from 'node:util';
-import { envValue, exitWith, hostUrl, parsePort, runService, type Env } from '@ianode/service';
+import { envValue, exitWith, hostUrl, parseCorsOrigins, parsePort, runService, UsageError, type Env } from '@ianode/service';
 import { DEFAULT_PORT, type IdpConfig } from './config.js';
 import { createContext } from './context.js';
 import { openDatabase } from './db/database.js';
@@ -21,7 +21,7 @@ import { createIdpServer, type IdpServer } from './server.js';
 const NAME = 'ianode-idp';
 
 const USAGE = `usage:
-  ianode-idp [serve] [--port 9229] [--host 127.0.0.1] [--data ./data/idp] [--seed FILE] [--public-url URL] [--log-level info]
+  ianode-idp [serve] [--port 9229] [--host 127.0.0.1] [--data ./data/idp] [--seed FILE] [--public-url URL] [--log-level info] [--cors-origins ORIGINS]
   ianode-idp rotate-keys --pool POOL_ID [--data ./data/idp]
   ianode-idp admin-key [--data ./data/idp]`;
 
@@ -38,6 +38,7 @@ function options(argv: string[]) {
       seed: { type: 'string' },
       'public-url': { type: 'string' },
       'log-level': { type: 'string' },
+      'cors-origins': { type: 'string' },
       region: { type: 'string' },
       pool: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
@@ -60,12 +61,20 @@ async function serve(v: ReturnType<typeof options>['values']): Promise<IdpServer
   const publicUrl = v['public-url'] ?? env.IDP_PUBLIC_URL;
   const region = v.region ?? env.IDP_REGION;
   const adminCredentials = adminFromEnv();
+  let corsOrigins: string[];
+  try {
+    // Comma-separated origins whose browser pages may call the IdP, or *; default none.
+    corsOrigins = parseCorsOrigins(v['cors-origins'] ?? envValue(env, 'IDP_CORS_ORIGINS'), v['cors-origins'] === undefined ? 'IDP_CORS_ORIGINS' : '--cors-origins');
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
   const server = await createIdpServer({
     dataDir: v.data ?? env.IDP_DATA_DIR ?? './data/idp',
     ...(publicUrl ? { publicUrl } : {}),
     ...(seed ? { seed } : {}),
     ...(region ? { region } : {}),
     ...(adminCredentials ? { adminCredentials } : {}),
+    corsOrigins,
     log: { level: v['log-level'] ?? env.IDP_LOG_LEVEL ?? 'info' },
   });
   if (server.admin.generated) {

@@ -62,6 +62,8 @@ export async function createIdpServer(config: IdpConfig): Promise<IdpServer> {
     requestSerializer,
     requestIds: { header: 'x-amzn-requestid', fromClient: false },
     bodyLimit: config.bodyLimit ?? 1024 * 1024,
+    // OPTIONS answered before any route; CORS for `corsOrigins` (none by default).
+    cors: { origins: config.corsOrigins ?? [] },
     rewriteUrl: rewriteCognitoUrl,
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false } },
     routerOptions: { ignoreTrailingSlash: true },

@@ -6,12 +6,15 @@
  *   `requestLogFields` of @ianode/auth (credential query parameters and JWT-shaped text redacted)
  *   unless the service gives a stricter serializer;
  * - request ids (request-id.ts): a caller's safe `x-request-id` is kept, else a random UUID; the
- *   id is echoed in a reply header (set in `onRequest`, so error replies carry it too).
+ *   id is echoed in a reply header (set in `onRequest`, so error replies carry it too);
+ * - `OPTIONS` answered before any hook of the service (no token needed), and CORS for the
+ *   configured origins (cors.ts; none by default).
  *
  * Everything else (body limits, parsers, routes, the error handler) stays with the service.
  */
 import { requestLogFields } from '@ianode/auth';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { installCors, type CorsOptions, type RouteMatching } from './cors.js';
 import { REQUEST_ID_HEADER, requestIdOf, type RequestIdOptions } from './request-id.js';
 
 /** Header paths censored in every service's log (`[redacted]`). */
@@ -55,11 +58,22 @@ export interface ServiceAppOptions extends ServiceLogOptions, Omit<FastifyServer
   logger?: FastifyServerOptions['logger'];
   /** Which header carries the request id, and whether a caller's id is kept (default `x-request-id`, kept when safe). */
   requestIds?: RequestIdOptions;
+  /** Origins whose browser pages may call the service (cors.ts); default none. */
+  cors?: CorsOptions;
 }
 
-/** A Fastify instance with the service logger, request ids and the request-id reply header. */
+/** The router options that decide which path a route matches (top level, or in `routerOptions`). */
+function pickRouting(options: Record<string, unknown>): RouteMatching {
+  const out: Record<string, boolean> = {};
+  for (const name of ['ignoreTrailingSlash', 'ignoreDuplicateSlashes', 'caseSensitive', 'useSemicolonDelimiter']) {
+    if (typeof options[name] === 'boolean') out[name] = options[name];
+  }
+  return out;
+}
+
+/** A Fastify instance with the service logger, request ids, the request-id reply header, `OPTIONS` and CORS. */
 export function createServiceApp(options: ServiceAppOptions = {}): FastifyInstance {
-  const { logger, redactPaths, requestSerializer, requestIds = {}, ...fastifyOptions } = options;
+  const { logger, redactPaths, requestSerializer, requestIds = {}, cors = {}, ...fastifyOptions } = options;
   const header = requestIds.header ?? REQUEST_ID_HEADER;
   const fromClient = requestIds.fromClient ?? true;
   const app = Fastify({
@@ -71,5 +85,7 @@ export function createServiceApp(options: ServiceAppOptions = {}): FastifyInstan
   app.addHook('onRequest', async (request, reply) => {
     void reply.header(header, request.id);
   });
+  const routing = { ...pickRouting(fastifyOptions as Record<string, unknown>), ...pickRouting((fastifyOptions.routerOptions ?? {}) as Record<string, unknown>) };
+  installCors(app, { ...cors, requestIdHeader: header, routing });
   return app;
 }

@@ -239,8 +239,9 @@ export function registerGraphStore(app: FastifyInstance, ctx: RouteContext): voi
   for (const method of ['PUT', 'POST', 'DELETE'] as const) {
     app.route({ method, url: dataPath, handler: write(indirectTarget) });
     app.route({ method, url: `${dataPath}/*`, handler: write(directTarget) });
-    app.route({ method, url: `/${ds}/get`, handler: readOnly });
+    app.route({ method, url: `/${ds}/get`, config: { notAllowed: true }, handler: readOnly });
   }
-  app.route({ method: 'PATCH', url: dataPath, handler: noPatch });
-  app.route({ method: 'PATCH', url: `${dataPath}/*`, handler: noPatch });
+  // 405-only routes are left out of OPTIONS' Allow (`notAllowed`, @ianode/service cors.ts).
+  app.route({ method: 'PATCH', url: dataPath, config: { notAllowed: true }, handler: noPatch });
+  app.route({ method: 'PATCH', url: `${dataPath}/*`, config: { notAllowed: true }, handler: noPatch });
 }

@@ -171,7 +171,7 @@ export function registerSparql(app: FastifyInstance, ctx: RouteContext): void {
     const handler = endpoint(path, kind);
     app.get(path, handler);
     app.post(path, handler);
-    app.route({ method: ['PUT', 'DELETE', 'PATCH'], url: path, handler: notAllowed });
+    app.route({ method: ['PUT', 'DELETE', 'PATCH'], url: path, config: { notAllowed: true }, handler: notAllowed });
   }
   const updatePath = `/${ds}/update`;
   app.post(updatePath, async (request, reply) => {
@@ -187,5 +187,5 @@ export function registerSparql(app: FastifyInstance, ctx: RouteContext): void {
     ctx.security.require(request.caller!, 'read');
     return sendServiceDescription(request, reply, updatePath, 'update');
   });
-  app.route({ method: ['PUT', 'DELETE', 'PATCH'], url: updatePath, handler: notAllowed });
+  app.route({ method: ['PUT', 'DELETE', 'PATCH'], url: updatePath, config: { notAllowed: true }, handler: notAllowed });
 }
