@@ -39,7 +39,7 @@ const PoolUser = obj({ UserPoolId, Username }, ['UserPoolId', 'Username']);
 const emailSignIn = (pool: Pool) =>
   pool.config.UsernameAttributes.includes('email') || pool.config.AliasAttributes.includes('email');
 
-function checkEmailUnique(ctx: IdpContext, pool: Pool, attributes: Record<string, string>, sub: string | null): void {
+export function checkEmailUnique(ctx: IdpContext, pool: Pool, attributes: Record<string, string>, sub: string | null): void {
   const email = attributes.email;
   if (email && emailSignIn(pool) && emailInUse(ctx.db, pool, email, sub))
     throw new IdpError('UsernameExistsException', 'An account with the given email already exists.');
