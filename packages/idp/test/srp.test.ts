@@ -20,7 +20,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatTimestamp, parseTimestamp } from '../src/crypto/srp.js';
 import { createPoolAndClient, createUser, PASSWORD, startIdp, verifyWithJwks, type TestIdp } from './support/harness.js';
 
-const { AuthenticationDetails, AuthenticationHelper, CognitoUser, CognitoUserPool } = AmazonCognitoIdentity;
+const { AuthenticationDetails, CognitoUser, CognitoUserPool } = AmazonCognitoIdentity;
+
+/** The library's SRP helper: exported at run time, absent from its type declarations. */
+type Callback<T> = (err: unknown, value: T) => void;
+interface BigNumber {
+  toString(radix: number): string;
+}
+interface SrpHelper {
+  getLargeAValue(cb: Callback<BigNumber>): void;
+  getPasswordAuthenticationKey(userId: string, password: string, B: BigNumber, salt: BigNumber, cb: Callback<Buffer>): void;
+}
+const { AuthenticationHelper } = AmazonCognitoIdentity as unknown as { AuthenticationHelper: new (poolName: string) => SrpHelper };
 
 let idp: TestIdp;
 let poolId: string;
@@ -106,9 +117,7 @@ async function srpSignIn(
 ): Promise<{ initiate: InitiateAuthCommandOutput; responses: Record<string, string> }> {
   const client = opts.client ?? clientId;
   const helper = new AuthenticationHelper(poolId.split('_')[1]!);
-  const A: { toString(radix: number): string } = await new Promise((resolve, reject) =>
-    helper.getLargeAValue((err: unknown, a: { toString(radix: number): string }) => (err ? reject(err as Error) : resolve(a))),
-  );
+  const A: BigNumber = await new Promise((resolve, reject) => helper.getLargeAValue((err, a) => (err ? reject(err as Error) : resolve(a))));
   const secretHash = (name: string) => (opts.secret ? createHmac('sha256', opts.secret).update(name + client).digest('base64') : undefined);
   const authParameters = { USERNAME: username, SRP_A: A.toString(16), ...(opts.secret ? { SECRET_HASH: secretHash(username)! } : {}) };
   const initiate = opts.admin
@@ -117,9 +126,9 @@ async function srpSignIn(
   expect(initiate.ChallengeName).toBe('PASSWORD_VERIFIER');
   const p = initiate.ChallengeParameters!;
   const userId = p.USER_ID_FOR_SRP!;
-  const BigInteger = Object.getPrototypeOf(A).constructor as new (hex: string, radix: number) => unknown;
+  const BigInteger = Object.getPrototypeOf(A).constructor as new (hex: string, radix: number) => BigNumber;
   const key: Buffer = await new Promise((resolve, reject) =>
-    helper.getPasswordAuthenticationKey(userId, password, new BigInteger(p.SRP_B!, 16), new BigInteger(p.SALT!, 16), (err: unknown, k: Buffer) =>
+    helper.getPasswordAuthenticationKey(userId, password, new BigInteger(p.SRP_B!, 16), new BigInteger(p.SALT!, 16), (err, k) =>
       err ? reject(err as Error) : resolve(k),
     ),
   );
@@ -220,6 +229,27 @@ describe('AWS SDK v3 InitiateAuth / RespondToAuthChallenge with USER_SRP_AUTH', 
       ExplicitAuthFlows: ['ALLOW_USER_PASSWORD_AUTH'],
     });
     await expect(srpSignIn('sam', PASSWORD, { client: UserPoolClient.ClientId })).rejects.toThrow(InvalidParameterException);
+  });
+});
+
+describe('users from before SRP verifiers', () => {
+  it('fail USER_SRP_AUTH with NotAuthorizedException until a password sign-in stores a verifier', async () => {
+    await createUser(idp, poolId, 'olga', { password: 'Olga-pass-123!' });
+    idp.server.context.db.run("UPDATE users SET srp_salt = NULL, srp_verifier = NULL WHERE username = 'olga'");
+    await expect(signInWithCognitoJs('olga', 'Olga-pass-123!')).rejects.toMatchObject({ code: 'NotAuthorizedException' });
+    const res = await idp.call('InitiateAuth', { AuthFlow: 'USER_PASSWORD_AUTH', ClientId: clientId, AuthParameters: { USERNAME: 'olga', PASSWORD: 'Olga-pass-123!' } });
+    expect(res.status).toBe(200);
+    const tokens = (await signInWithCognitoJs('olga', 'Olga-pass-123!')) as Tokens;
+    await verifyWithJwks(idp, poolId, tokens.idToken, { audience: clientId });
+  });
+
+  it('the verifier follows AdminSetUserPassword and ChangePassword', async () => {
+    await idp.ok('AdminSetUserPassword', { UserPoolId: poolId, Username: 'olga', Password: 'Olga-second-1!', Permanent: true });
+    await expect(signInWithCognitoJs('olga', 'Olga-pass-123!')).rejects.toMatchObject({ code: 'NotAuthorizedException' });
+    const tokens = (await signInWithCognitoJs('olga', 'Olga-second-1!')) as Tokens;
+    await idp.ok('ChangePassword', { AccessToken: tokens.accessToken, PreviousPassword: 'Olga-second-1!', ProposedPassword: 'Olga-third-12!' });
+    await expect(signInWithCognitoJs('olga', 'Olga-second-1!')).rejects.toMatchObject({ code: 'NotAuthorizedException' });
+    expect(await signInWithCognitoJs('olga', 'Olga-third-12!')).toHaveProperty('idToken');
   });
 });
 

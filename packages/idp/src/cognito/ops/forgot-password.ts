@@ -4,7 +4,6 @@
  * unknown name gets the same kind of answer as a known one (Cognito's PreventUserExistenceErrors).
  */
 import { passwordCredentials } from '../../auth/credentials.js';
-import type { IdpContext } from '../../context.js';
 import { checkPasswordPolicy } from '../../crypto/password-policy.js';
 import { invalidParameter, notAuthorized } from '../../errors.js';
 import { codeMismatch, consumeCode } from '../../model/confirmation-codes.js';
