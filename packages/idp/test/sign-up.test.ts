@@ -261,6 +261,34 @@ describe('SignUp → ConfirmSignUp → InitiateAuth', () => {
     expect((await passwordSignIn('fay', 'Fay-pass-1234')).AuthenticationResult?.IdToken).toBeDefined();
   });
 
+  it('a failing onUserCreated is logged without the attributes and does not undo the confirmation', async () => {
+    const other = await startIdp({
+      onUserCreated: () => {
+        throw new Error('access service unreachable');
+      },
+    });
+    try {
+      const { UserPool } = await other.ok<{ UserPool: { Id: string } }>('CreateUserPool', { PoolName: 'p', AdminCreateUserConfig: { AllowAdminCreateUserOnly: false } });
+      const { UserPoolClient } = await other.ok<{ UserPoolClient: { ClientId: string } }>('CreateUserPoolClient', { UserPoolId: UserPool.Id, ClientName: 'c' });
+      const signedUp = await other.call('SignUp', {
+        ClientId: UserPoolClient.ClientId,
+        Username: 'lee',
+        Password: 'Lee-pass-1234!',
+        UserAttributes: [{ Name: 'email', Value: 'lee@example.org' }],
+      });
+      expect(signedUp.status).toBe(200);
+      expect(signedUp.body).not.toHaveProperty('CodeDeliveryDetails'); // the pool does not auto-verify e-mail
+      expect((await other.call('AdminConfirmSignUp', { UserPoolId: UserPool.Id, Username: 'lee' })).status).toBe(200);
+      expect((await other.ok<{ UserStatus: string }>('AdminGetUser', { UserPoolId: UserPool.Id, Username: 'lee' })).UserStatus).toBe('CONFIRMED');
+      const log = other.logs.join('');
+      expect(log).toContain('onUserCreated callback failed');
+      expect(log).toContain('access service unreachable');
+      expect(log).not.toContain('lee@example.org');
+    } finally {
+      await other.close();
+    }
+  });
+
   it('SignUp with a client secret needs SecretHash', async () => {
     const { UserPoolClient } = await idp.ok<{ UserPoolClient: { ClientId: string; ClientSecret: string } }>('CreateUserPoolClient', {
       UserPoolId: poolId,

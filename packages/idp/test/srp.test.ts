@@ -232,6 +232,47 @@ describe('AWS SDK v3 InitiateAuth / RespondToAuthChallenge with USER_SRP_AUTH', 
   });
 });
 
+describe('SRP in a pool that signs in with e-mail, and the throttle', () => {
+  it('USER_ID_FOR_SRP is the stored user name (the sub), and an unknown address gets one of the same shape', async () => {
+    const { UserPool } = await idp.ok<{ UserPool: { Id: string } }>('CreateUserPool', { PoolName: 'by-email', UsernameAttributes: ['email'] });
+    const { UserPoolClient } = await idp.ok<{ UserPoolClient: { ClientId: string } }>('CreateUserPoolClient', {
+      UserPoolId: UserPool.Id,
+      ClientName: 'web',
+    }); // the default flows include ALLOW_USER_SRP_AUTH
+    await idp.ok('AdminCreateUser', { UserPoolId: UserPool.Id, Username: 'uma@example.org', MessageAction: 'SUPPRESS' });
+    await idp.ok('AdminSetUserPassword', { UserPoolId: UserPool.Id, Username: 'uma@example.org', Password: PASSWORD, Permanent: true });
+    const tokens = (await signInWithCognitoJs('uma@example.org', PASSWORD, UserPool.Id, UserPoolClient.ClientId)) as Tokens;
+    const id = await verifyWithJwks(idp, UserPool.Id, tokens.idToken, { audience: UserPoolClient.ClientId });
+    expect(id['cognito:username']).toBe(id.sub);
+
+    const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+    for (const name of ['uma@example.org', 'nobody@example.org']) {
+      const res = await idp.call<{ ChallengeParameters: Record<string, string> }>('InitiateAuth', {
+        AuthFlow: 'USER_SRP_AUTH',
+        ClientId: UserPoolClient.ClientId,
+        AuthParameters: { USERNAME: name, SRP_A: 'abcdef0123' },
+      });
+      expect(res.status).toBe(200);
+      expect(res.body.ChallengeParameters.USER_ID_FOR_SRP).toMatch(uuid);
+    }
+  });
+
+  it('failed SRP proofs count towards the lock-out like wrong passwords', async () => {
+    await createUser(idp, poolId, 'lena', { password: 'Lena-pass-123!' });
+    for (let i = 0; i < 5; i++) await expect(signInWithCognitoJs('lena', 'Wrong-pass-123!')).rejects.toMatchObject({ code: 'NotAuthorizedException' });
+    await expect(signInWithCognitoJs('lena', 'Lena-pass-123!')).rejects.toMatchObject({
+      code: 'NotAuthorizedException',
+      message: 'Password attempts exceeded',
+    });
+  });
+
+  it('an SRP_A that is 0 mod N is refused', async () => {
+    const res = await idp.call('InitiateAuth', { AuthFlow: 'USER_SRP_AUTH', ClientId: clientId, AuthParameters: { USERNAME: 'sam', SRP_A: '0' } });
+    expect(res.status).toBe(400);
+    expect(res.body.__type).toBe('InvalidParameterException');
+  });
+});
+
 describe('users from before SRP verifiers', () => {
   it('fail USER_SRP_AUTH with NotAuthorizedException until a password sign-in stores a verifier', async () => {
     await createUser(idp, poolId, 'olga', { password: 'Olga-pass-123!' });
