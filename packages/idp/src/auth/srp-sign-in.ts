@@ -112,7 +112,8 @@ export function startSrp(ctx: IdpContext, pool: Pool, client: Client, params: Re
 
   const key = blockKey(ctx);
   const real = user?.srpVerifier && user.srpSalt ? { userId: user.username, salt: user.srpSalt, verifier: user.srpVerifier } : undefined;
-  const { userId, salt, verifier } = real ?? decoy(key, pool, name);
+  const fake = decoy(key, pool, name); // computed for every name, so the answer's timing does not tell which exist
+  const { userId, salt, verifier } = real ?? fake;
   const { b, B } = serverEphemeral(verifier);
   const state: BlockState = {
     id: randomUUID(),
@@ -170,7 +171,8 @@ export function answerPasswordVerifier(
   const user = state.sub === null ? undefined : findUserBySub(ctx.db, state.sub);
   const key = throttleKey(user, state.name);
   if (isLockedOut(ctx.db, pool.id, key, now)) throw notAuthorized('Password attempts exceeded');
-  const verifier = user?.srpVerifier ?? decoy(blockKey(ctx), pool, state.name).verifier;
+  const fake = decoy(blockKey(ctx), pool, state.name).verifier; // for every name, as at the start
+  const verifier = user?.srpVerifier ?? fake;
   const A = parseA(Buffer.from(state.A, 'base64').toString('hex'));
   const b = Buffer.from(state.b, 'base64').toString('hex');
   const sessionK = A === undefined ? undefined : sessionKey(A, serverPublic(b, verifier), b, verifier);
