@@ -5,6 +5,7 @@
  * UpdateUserPool and UpdateUserPoolClient, each with the SDK's own exception classes. Codes are read
  * from the outbox (`IanodeIdp.ListMessages`); the clock is the harness's injected one.
  */
+import { createHmac } from 'node:crypto';
 import {
   AdminConfirmSignUpCommand,
   AdminGetUserCommand,
@@ -298,7 +299,6 @@ describe('SignUp → ConfirmSignUp → InitiateAuth', () => {
     await expect(sdk.send(new SignUpCommand({ ClientId: UserPoolClient.ClientId, Username: 'hal', Password: 'Hal-pass-1234' }))).rejects.toThrow(
       NotAuthorizedException,
     );
-    const { createHmac } = await import('node:crypto');
     const SecretHash = createHmac('sha256', UserPoolClient.ClientSecret).update(`hal${UserPoolClient.ClientId}`).digest('base64');
     const out = await sdk.send(new SignUpCommand({ ClientId: UserPoolClient.ClientId, Username: 'hal', Password: 'Hal-pass-1234', SecretHash }));
     expect(out.UserConfirmed).toBe(false);
