@@ -1,5 +1,6 @@
 /** Configuration of the identity provider and its defaults (SPEC §7). */
 import type { DestinationStream } from 'pino';
+import type { OnUserCreated } from './auth/user-created.js';
 import type { ScryptCost } from './crypto/password.js';
 import type { ThrottleSettings } from './model/throttle.js';
 import type { SeedDocument } from './seed/seed-schema.js';
@@ -40,6 +41,11 @@ export interface IdpConfig {
   corsOrigins?: string[];
   /** Largest request body (default 1 MiB). */
   bodyLimit?: number;
+  /**
+   * Called once a self-registered user is confirmed (ConfirmSignUp, AdminConfirmSignUp); default
+   * none. A failure is logged and does not undo the confirmation (`src/auth/user-created.ts`).
+   */
+  onUserCreated?: OnUserCreated;
 }
 
 export const DEFAULT_PORT = 9229;

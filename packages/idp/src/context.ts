@@ -2,6 +2,7 @@
  * Everything an operation needs, built once per server: the database, the clock, the public base
  * URL, the key store and the settings. The Cognito API, the OIDC routes and the seed all use it.
  */
+import type { OnUserCreated } from './auth/user-created.js';
 import { DEFAULT_ACCOUNT_ID, DEFAULT_PORT, DEFAULT_REGION, DEFAULT_SKEW_MS, normaliseBaseUrl, type AdminCredentials, type IdpConfig } from './config.js';
 import { DEFAULT_COST, type ScryptCost } from './crypto/password.js';
 import { newAccessKeyId, newSecretAccessKey } from './crypto/random.js';
@@ -22,6 +23,8 @@ export interface IdpContext {
   readonly signatureMaxSkewMs: number;
   readonly throttle: ThrottleSettings;
   readonly scryptCost: ScryptCost;
+  /** The user-created callback of the configuration, if any (`auth/user-created.ts` calls it). */
+  readonly onUserCreated: OnUserCreated | undefined;
 }
 
 export interface MutableBaseUrl {
@@ -46,6 +49,7 @@ export function createContext(db: Db, config: IdpConfig): IdpContext & MutableBa
     signatureMaxSkewMs: config.signatureMaxSkewMs ?? DEFAULT_SKEW_MS,
     throttle: { ...DEFAULT_THROTTLE, ...config.throttle },
     scryptCost: config.scryptCost ?? DEFAULT_COST,
+    onUserCreated: config.onUserCreated,
   };
 }
 

@@ -15,6 +15,9 @@ export type IdpErrorCode =
   | 'PasswordResetRequiredException'
   | 'TooManyRequestsException'
   | 'GroupExistsException'
+  | 'CodeMismatchException'
+  | 'ExpiredCodeException'
+  | 'LimitExceededException'
   | 'UnsupportedTokenTypeException'
   | 'UnauthorizedException'
   | 'UnsupportedOperationException'
@@ -35,6 +38,9 @@ export const ERROR_STATUS: Readonly<Record<IdpErrorCode, number>> = {
   PasswordResetRequiredException: 400,
   TooManyRequestsException: 400,
   GroupExistsException: 400,
+  CodeMismatchException: 400,
+  ExpiredCodeException: 400,
+  LimitExceededException: 400,
   UnsupportedTokenTypeException: 400,
   UnauthorizedException: 400,
   UnsupportedOperationException: 400,

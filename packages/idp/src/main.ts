@@ -5,6 +5,7 @@
  *   node dist/main.js [serve] --port 9229 --data ./data/idp [--seed seed.yaml] [--public-url URL] [--host 127.0.0.1]
  *   node dist/main.js rotate-keys --pool <pool id> --data ./data/idp
  *   node dist/main.js admin-key --data ./data/idp
+ *   node dist/main.js outbox --pool <pool id> --data ./data/idp
  *
  * Every option has an environment equivalent (IDP_PORT, IDP_DATA_DIR, IDP_SEED, IDP_PUBLIC_URL,
  * IDP_HOST, IDP_LOG_LEVEL, IDP_REGION, IDP_CORS_ORIGINS, IDP_ADMIN_ACCESS_KEY_ID + IDP_ADMIN_SECRET_ACCESS_KEY);
@@ -15,7 +16,9 @@ import { envValue, exitWith, hostUrl, parseCorsOrigins, parsePort, runService, U
 import { DEFAULT_PORT, type IdpConfig } from './config.js';
 import { createContext } from './context.js';
 import { openDatabase } from './db/database.js';
+import { outbox as outboxOf } from './model/confirmation-codes.js';
 import { findPool } from './model/pools.js';
+import { findUserBySub } from './model/users.js';
 import { createIdpServer, type IdpServer } from './server.js';
 
 const NAME = 'ianode-idp';
@@ -23,7 +26,8 @@ const NAME = 'ianode-idp';
 const USAGE = `usage:
   ianode-idp [serve] [--port 9229] [--host 127.0.0.1] [--data ./data/idp] [--seed FILE] [--public-url URL] [--log-level info] [--cors-origins ORIGINS]
   ianode-idp rotate-keys --pool POOL_ID [--data ./data/idp]
-  ianode-idp admin-key [--data ./data/idp]`;
+  ianode-idp admin-key [--data ./data/idp]
+  ianode-idp outbox --pool POOL_ID [--data ./data/idp]`;
 
 const env: Env = process.env;
 
@@ -122,6 +126,23 @@ function adminKey(v: ReturnType<typeof options>['values']): void {
   }
 }
 
+/** The live sign-up and reset codes of a pool (the IdP sends no mail), one line each. */
+function outbox(v: ReturnType<typeof options>['values']): void {
+  if (!v.pool) throw new Error('outbox needs --pool POOL_ID');
+  const db = openDatabase(v.data ?? env.IDP_DATA_DIR ?? './data/idp');
+  try {
+    if (!findPool(db, v.pool)) throw new Error(`user pool ${v.pool} does not exist`);
+    const messages = outboxOf(db, v.pool, Date.now());
+    if (messages.length === 0) process.stdout.write(`pool ${v.pool}: no pending codes\n`);
+    for (const m of messages) {
+      const user = findUserBySub(db, m.sub)?.username ?? m.sub;
+      process.stdout.write(`${user}\t${m.purpose}\t${m.code}\t${m.destination ?? '-'}\texpires ${new Date(m.expiresAt).toISOString()}\n`);
+    }
+  } finally {
+    db.close();
+  }
+}
+
 async function main(): Promise<void> {
   const { values, command } = options(process.argv.slice(2));
   if (values.help) {
@@ -137,6 +158,8 @@ async function main(): Promise<void> {
       return rotateKeys(values);
     case 'admin-key':
       return adminKey(values);
+    case 'outbox':
+      return outbox(values);
     default:
       exitWith(NAME, `unknown command ${command}`, { code: 1, usage: USAGE });
   }

@@ -21,7 +21,11 @@ describe('database', () => {
     try {
       expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
       const rows = raw.prepare('SELECT version, name FROM schema_migrations').all();
-      expect(rows).toEqual([{ version: 1, name: 'initial' }, { version: 2, name: 'subject revocations' }]);
+      expect(rows).toEqual([
+        { version: 1, name: 'initial' },
+        { version: 2, name: 'subject revocations' },
+        { version: 3, name: 'srp verifiers, secret-block replay, confirmation codes' },
+      ]);
     } finally {
       raw.close();
     }
@@ -32,7 +36,7 @@ describe('database', () => {
     try {
       openDatabase(dir).close();
       const db = openDatabase(dir);
-      expect(db.all('SELECT * FROM schema_migrations')).toHaveLength(2);
+      expect(db.all('SELECT * FROM schema_migrations')).toHaveLength(3);
       db.close();
     } finally {
       await rm(dir, { recursive: true, force: true });

@@ -5,7 +5,9 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { IdpContext } from '../context.js';
-import { hashPassword, verifyAgainstDummy, verifyPassword } from '../crypto/password.js';
+import { verifyAgainstDummy, verifyPassword } from '../crypto/password.js';
+import { createVerifier } from '../crypto/srp.js';
+import { passwordCredentials } from './credentials.js';
 import { checkPasswordPolicy } from '../crypto/password-policy.js';
 import { newOpaqueToken } from '../crypto/random.js';
 import { IdpError, notAuthorized } from '../errors.js';
@@ -40,7 +42,20 @@ export async function signInWithPassword(
     throw notAuthorized();
   }
   clearFailures(ctx.db, pool.id, key);
+  // A user from before SRP verifiers existed gets one now, from the password just verified.
+  if (!user.srpVerifier) {
+    const { salt, verifier } = createVerifier(pool.id, user.username, password);
+    ctx.db.run('UPDATE users SET srp_salt = ?, srp_verifier = ? WHERE sub = ? AND srp_verifier IS NULL', salt, verifier, user.sub);
+  }
+  return afterCredentials(ctx, pool, client, user);
+}
 
+/**
+ * What a sign-in whose credentials were proven (password or SRP) leads to, by the user's state:
+ * disabled, unconfirmed, reset required, a temporary password (NEW_PASSWORD_REQUIRED), or signed in.
+ */
+export function afterCredentials(ctx: IdpContext, pool: Pool, client: Client, user: User): SignInOutcome {
+  const now = ctx.now();
   if (!user.enabled) throw notAuthorized('User is disabled.');
   switch (user.status) {
     case 'CONFIRMED':
@@ -99,11 +114,11 @@ export async function completeNewPassword(
   if (!challenge || !user || challenge.clientId !== client.id || challenge.poolId !== pool.id || named?.sub !== user.sub)
     throw notAuthorized('Invalid session for the user, session is expired.');
   if (!user.enabled) throw notAuthorized('User is disabled.');
-  const hash = await hashPassword(newPassword, ctx.scryptCost);
+  const credentials = await passwordCredentials(ctx, pool.id, user.username, newPassword);
   const now = ctx.now();
   const updated: User = {
     ...user,
-    passwordHash: hash,
+    ...credentials,
     status: 'CONFIRMED',
     passwordSetAt: now,
     attributes: { ...user.attributes, ...extra },

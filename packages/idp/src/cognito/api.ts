@@ -12,9 +12,12 @@ import { IdpError } from '../errors.js';
 import type { Operation } from './operation.js';
 import { authOperations } from './ops/auth.js';
 import { groupOperations } from './ops/groups.js';
+import { forgotPasswordOperations } from './ops/forgot-password.js';
 import { keyOperations } from './ops/keys.js';
 import { listUsersOperations } from './ops/list-users.js';
+import { outboxOperations } from './ops/outbox.js';
 import { selfServiceOperations } from './ops/self-service.js';
+import { signUpOperations } from './ops/sign-up.js';
 import { userPoolClientOperations } from './ops/user-pool-clients.js';
 import { userPoolOperations } from './ops/user-pools.js';
 import { userOperations } from './ops/users.js';
@@ -27,7 +30,10 @@ export const OPERATIONS: readonly Operation[] = [
   ...groupOperations,
   ...authOperations,
   ...selfServiceOperations,
+  ...signUpOperations,
+  ...forgotPasswordOperations,
   ...keyOperations,
+  ...outboxOperations,
 ];
 
 const AMZ_JSON = 'application/x-amz-json-1.1';

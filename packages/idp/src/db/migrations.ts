@@ -149,4 +149,37 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX sessions_by_revocation ON sessions(pool_id, revoked_at);
     `,
   },
+  {
+    version: 3,
+    name: 'srp verifiers, secret-block replay, confirmation codes',
+    // USER_SRP_AUTH needs the SRP salt and verifier beside the scrypt hash; users created before
+    // this migration get them at their next successful password sign-in. `srp_used` remembers each
+    // SRP secret block answered, until it expires, so none is accepted twice. `confirmation_codes`
+    // is the outbox of sign-up and forgot-password codes: the IdP sends no mail, an operator reads
+    // the codes with the signed `IanodeIdp.ListMessages` (docs: packages/idp/README.md).
+    sql: `
+      ALTER TABLE users ADD COLUMN srp_salt TEXT;
+      ALTER TABLE users ADD COLUMN srp_verifier TEXT;
+
+      CREATE TABLE srp_used (
+        id TEXT PRIMARY KEY,
+        expires_at INTEGER NOT NULL
+      );
+
+      CREATE TABLE confirmation_codes (
+        user_sub TEXT NOT NULL REFERENCES users(sub) ON DELETE CASCADE,
+        pool_id TEXT NOT NULL REFERENCES pools(id) ON DELETE CASCADE,
+        purpose TEXT NOT NULL,
+        code TEXT NOT NULL,
+        destination TEXT,
+        attempts INTEGER NOT NULL,
+        sends INTEGER NOT NULL,
+        window_start INTEGER NOT NULL,
+        created_at INTEGER NOT NULL,
+        expires_at INTEGER NOT NULL,
+        PRIMARY KEY (user_sub, purpose)
+      );
+      CREATE INDEX confirmation_codes_pool ON confirmation_codes(pool_id, created_at);
+    `,
+  },
 ];

@@ -82,6 +82,8 @@ export function pruneSessions(db: Db, now: number): void {
   db.run('DELETE FROM sessions WHERE expires_at < ?', now - 86_400_000);
   db.run('DELETE FROM challenges WHERE expires_at < ?', now);
   db.run('DELETE FROM auth_codes WHERE expires_at < ?', now - 86_400_000);
+  db.run('DELETE FROM srp_used WHERE expires_at < ?', now);
+  db.run('DELETE FROM confirmation_codes WHERE expires_at < ?', now - 86_400_000);
 }
 
 /** A NEW_PASSWORD_REQUIRED challenge session: single use, hashed, short-lived. */

@@ -10,6 +10,9 @@ export interface User {
   username: string;
   sub: string;
   passwordHash: string | null;
+  /** SRP salt and verifier (hex), for USER_SRP_AUTH; null until a password is set after migration 3. */
+  srpSalt: string | null;
+  srpVerifier: string | null;
   status: UserStatus;
   enabled: boolean;
   attributes: Record<string, string>;
@@ -23,6 +26,8 @@ interface UserRow {
   username: string;
   sub: string;
   password_hash: string | null;
+  srp_salt: string | null;
+  srp_verifier: string | null;
   status: UserStatus;
   enabled: number;
   attributes: string;
@@ -36,6 +41,8 @@ const toUser = (r: UserRow): User => ({
   username: r.username,
   sub: r.sub,
   passwordHash: r.password_hash,
+  srpSalt: r.srp_salt,
+  srpVerifier: r.srp_verifier,
   status: r.status,
   enabled: r.enabled === 1,
   attributes: JSON.parse(r.attributes) as Record<string, string>,
@@ -60,14 +67,16 @@ const signsInWithEmail = (pool: Pool): boolean =>
 
 export function insertUser(db: Db, pool: Pool, u: User): void {
   db.run(
-    `INSERT INTO users (pool_id, username, username_key, sub, email_key, password_hash, status, enabled,
-       attributes, password_set_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO users (pool_id, username, username_key, sub, email_key, password_hash, srp_salt, srp_verifier, status,
+       enabled, attributes, password_set_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     u.poolId,
     u.username,
     usernameKey(pool, u.username),
     u.sub,
     u.attributes.email?.toLowerCase() ?? null,
     u.passwordHash,
+    u.srpSalt,
+    u.srpVerifier,
     u.status,
     u.enabled ? 1 : 0,
     JSON.stringify(u.attributes),
@@ -80,10 +89,12 @@ export function insertUser(db: Db, pool: Pool, u: User): void {
 /** Writes every mutable column of the user back. */
 export function saveUser(db: Db, u: User): void {
   db.run(
-    `UPDATE users SET email_key = ?, password_hash = ?, status = ?, enabled = ?, attributes = ?,
-       password_set_at = ?, updated_at = ? WHERE sub = ?`,
+    `UPDATE users SET email_key = ?, password_hash = ?, srp_salt = ?, srp_verifier = ?, status = ?, enabled = ?,
+       attributes = ?, password_set_at = ?, updated_at = ? WHERE sub = ?`,
     u.attributes.email?.toLowerCase() ?? null,
     u.passwordHash,
+    u.srpSalt,
+    u.srpVerifier,
     u.status,
     u.enabled ? 1 : 0,
     JSON.stringify(u.attributes),

@@ -99,7 +99,7 @@ async function seedUser(ctx: IdpContext, poolId: string, u: SeedUser): Promise<b
   user = findUser(ctx.db, pool, u.username);
   const permanent = u.permanent ?? true;
   const wanted = permanent ? 'CONFIRMED' : 'FORCE_CHANGE_PASSWORD';
-  if (!user?.passwordHash || user.status !== wanted || !(await verifyPassword(u.password, user.passwordHash)))
+  if (!user?.passwordHash || !user.srpVerifier || user.status !== wanted || !(await verifyPassword(u.password, user.passwordHash)))
     await adminSetUserPassword(ctx, poolId, u.username, u.password, permanent);
   user = findUser(ctx.db, pool, u.username);
   if (user && user.enabled !== (u.enabled ?? true)) saveUser(ctx.db, { ...user, enabled: u.enabled ?? true, updatedAt: ctx.now() });

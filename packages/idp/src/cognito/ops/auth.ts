@@ -1,8 +1,10 @@
 /**
- * InitiateAuth (USER_PASSWORD_AUTH, REFRESH_TOKEN_AUTH), AdminInitiateAuth (ADMIN_USER_PASSWORD_AUTH,
- * ADMIN_NO_SRP_AUTH, REFRESH_TOKEN_AUTH), RespondToAuthChallenge and AdminRespondToAuthChallenge
- * (NEW_PASSWORD_REQUIRED). Every flow must be enabled on the app client, as in Cognito.
+ * InitiateAuth (USER_SRP_AUTH, USER_PASSWORD_AUTH, REFRESH_TOKEN_AUTH), AdminInitiateAuth
+ * (USER_SRP_AUTH, ADMIN_USER_PASSWORD_AUTH, ADMIN_NO_SRP_AUTH, REFRESH_TOKEN_AUTH),
+ * RespondToAuthChallenge and AdminRespondToAuthChallenge (PASSWORD_VERIFIER, NEW_PASSWORD_REQUIRED).
+ * Every flow must be enabled on the app client, as in Cognito.
  */
+import { answerPasswordVerifier, startSrp } from '../../auth/srp-sign-in.js';
 import {
   checkSecretHash,
   completeNewPassword,
@@ -11,6 +13,7 @@ import {
 } from '../../auth/sign-in.js';
 import type { IdpContext } from '../../context.js';
 import { refreshSession } from '../../auth/refresh.js';
+import type { SignInOutcome } from '../../auth/sign-in.js';
 import { invalidParameter } from '../../errors.js';
 import { authFlowAllowed, requireClient, requirePoolClient, type Client } from '../../model/clients.js';
 import { requirePool, type Pool } from '../../model/pools.js';
@@ -41,7 +44,11 @@ async function passwordFlow(ctx: IdpContext, pool: Pool, client: Client, params:
   const username = required(params, 'USERNAME');
   const password = required(params, 'PASSWORD');
   checkSecretHash(client, params?.SECRET_HASH, username);
-  const outcome = await signInWithPassword(ctx, pool, client, username, password);
+  return outcomeReply(ctx, pool, client, await signInWithPassword(ctx, pool, client, username, password));
+}
+
+/** Tokens, or the NEW_PASSWORD_REQUIRED challenge, after proven credentials. */
+async function outcomeReply(ctx: IdpContext, pool: Pool, client: Client, outcome: SignInOutcome): Promise<object> {
   if (outcome.kind === 'new-password-required') {
     return {
       ChallengeName: 'NEW_PASSWORD_REQUIRED',
@@ -61,7 +68,12 @@ async function refreshFlow(ctx: IdpContext, client: Client, params: Params | und
   return { ChallengeParameters: {}, AuthenticationResult: authenticationResult(tokens) };
 }
 
-async function newPasswordChallenge(
+function srpFlow(ctx: IdpContext, pool: Pool, client: Client, params: Params | undefined): object {
+  if (!authFlowAllowed(client, 'ALLOW_USER_SRP_AUTH')) throw invalidParameter('USER_SRP_AUTH is not enabled for the client.');
+  return startSrp(ctx, pool, client, params);
+}
+
+async function answerChallenge(
   ctx: IdpContext,
   pool: Pool,
   client: Client,
@@ -69,6 +81,10 @@ async function newPasswordChallenge(
   session: string | undefined,
   responses: Params | undefined,
 ): Promise<object> {
+  if (challengeName === 'PASSWORD_VERIFIER') {
+    if (!authFlowAllowed(client, 'ALLOW_USER_SRP_AUTH')) throw invalidParameter('USER_SRP_AUTH is not enabled for the client.');
+    return outcomeReply(ctx, pool, client, answerPasswordVerifier(ctx, pool, client, responses));
+  }
   if (challengeName !== 'NEW_PASSWORD_REQUIRED') throw invalidParameter(`Unsupported challenge: ${challengeName}`);
   if (!session) throw invalidParameter('Missing required parameter Session');
   const username = required(responses, 'USERNAME');
@@ -95,6 +111,8 @@ export const authOperations = [
     async (ctx, body) => {
       const client = requireClient(ctx.db, body.ClientId);
       switch (body.AuthFlow) {
+        case 'USER_SRP_AUTH':
+          return srpFlow(ctx, requirePool(ctx.db, client.poolId), client, body.AuthParameters);
         case 'USER_PASSWORD_AUTH':
           if (!authFlowAllowed(client, 'ALLOW_USER_PASSWORD_AUTH', 'USER_PASSWORD_AUTH'))
             throw invalidParameter('USER_PASSWORD_AUTH flow not enabled for this client');
@@ -120,6 +138,8 @@ export const authOperations = [
       const pool = requirePool(ctx.db, body.UserPoolId);
       const client = requirePoolClient(ctx.db, pool.id, body.ClientId);
       switch (body.AuthFlow) {
+        case 'USER_SRP_AUTH':
+          return srpFlow(ctx, pool, client, body.AuthParameters);
         case 'ADMIN_USER_PASSWORD_AUTH':
         case 'ADMIN_NO_SRP_AUTH':
           if (!authFlowAllowed(client, 'ALLOW_ADMIN_USER_PASSWORD_AUTH', 'ADMIN_NO_SRP_AUTH'))
@@ -141,7 +161,7 @@ export const authOperations = [
     async (ctx, body) => {
       const client = requireClient(ctx.db, body.ClientId);
       const pool = requirePool(ctx.db, client.poolId);
-      return newPasswordChallenge(ctx, pool, client, body.ChallengeName, body.Session, body.ChallengeResponses);
+      return answerChallenge(ctx, pool, client, body.ChallengeName, body.Session, body.ChallengeResponses);
     },
   ),
 
@@ -156,7 +176,7 @@ export const authOperations = [
     async (ctx, body) => {
       const pool = requirePool(ctx.db, body.UserPoolId);
       const client = requirePoolClient(ctx.db, pool.id, body.ClientId);
-      return newPasswordChallenge(ctx, pool, client, body.ChallengeName, body.Session, body.ChallengeResponses);
+      return answerChallenge(ctx, pool, client, body.ChallengeName, body.Session, body.ChallengeResponses);
     },
   ),
 ];

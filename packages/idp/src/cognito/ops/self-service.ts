@@ -4,7 +4,8 @@
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { IdpContext } from '../../context.js';
-import { hashPassword, verifyPassword } from '../../crypto/password.js';
+import { passwordCredentials } from '../../auth/credentials.js';
+import { verifyPassword } from '../../crypto/password.js';
 import { checkPasswordPolicy } from '../../crypto/password-policy.js';
 import { IdpError, notAuthorized } from '../../errors.js';
 import { toAttributeList } from '../../model/attributes.js';
@@ -53,10 +54,10 @@ export const selfServiceOperations = [
       }
       clearFailures(ctx.db, pool.id, key);
       checkPasswordPolicy(body.ProposedPassword, pool.config.PasswordPolicy);
-      const hash = await hashPassword(body.ProposedPassword, ctx.scryptCost);
+      const credentials = await passwordCredentials(ctx, pool.id, user.username, body.ProposedPassword);
       ctx.db.tx(() => {
         const current = findUserBySub(ctx.db, user.sub); // re-read: the user may have changed while hashing
-        if (current) saveUser(ctx.db, { ...current, passwordHash: hash, passwordSetAt: ctx.now(), updatedAt: ctx.now() });
+        if (current) saveUser(ctx.db, { ...current, ...credentials, passwordSetAt: ctx.now(), updatedAt: ctx.now() });
       });
       return {};
     },

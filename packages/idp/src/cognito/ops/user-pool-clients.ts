@@ -1,4 +1,8 @@
-/** CreateUserPoolClient, DescribeUserPoolClient, ListUserPoolClients, DeleteUserPoolClient. */
+/**
+ * CreateUserPoolClient, DescribeUserPoolClient, ListUserPoolClients, UpdateUserPoolClient,
+ * DeleteUserPoolClient. UpdateUserPoolClient replaces every setting as Cognito does: a setting left
+ * out of the request returns to its default (the name and the secret stay).
+ */
 import type { IdpContext } from '../../context.js';
 import { newClientId, newClientSecret } from '../../crypto/random.js';
 import { invalidParameter } from '../../errors.js';
@@ -9,6 +13,7 @@ import {
   insertClient,
   listClients,
   requirePoolClient,
+  updateClient,
   type Client,
   type ClientConfig,
   type TokenValidityUnits,
@@ -54,11 +59,9 @@ export interface CreateUserPoolClientRequest {
 
 const Unit = enumOf('seconds', 'minutes', 'hours', 'days');
 const Url = str(1, 1024);
-const CreateUserPoolClientBody = obj(
-  {
+const ClientSettings = {
     UserPoolId,
     ClientName: str(1, 128, '^[\\w\\s+=,.@-]+$'),
-    GenerateSecret: bool,
     RefreshTokenValidity: int(0, 315_360_000),
     AccessTokenValidity: int(1, 86_400),
     IdTokenValidity: int(1, 86_400),
@@ -72,9 +75,9 @@ const CreateUserPoolClientBody = obj(
     AllowedOAuthFlowsUserPoolClient: bool,
     EnableTokenRevocation: bool,
     AuthSessionValidity: int(3, 15),
-  },
-  ['UserPoolId', 'ClientName'],
-);
+};
+const CreateUserPoolClientBody = obj({ ...ClientSettings, GenerateSecret: bool }, ['UserPoolId', 'ClientName']);
+const UpdateUserPoolClientBody = obj({ ...ClientSettings, ClientId }, ['UserPoolId', 'ClientId']);
 
 /** A callback URL must be https, or http on a loopback host (as Cognito). */
 function checkRedirectUrl(url: string): void {
@@ -176,6 +179,20 @@ export const userPoolClientOperations = [
         UserPoolClients: page.items.map((c) => ({ ClientId: c.id, UserPoolId: c.poolId, ClientName: c.name })),
         ...(page.next ? { NextToken: page.next } : {}),
       };
+    },
+  ),
+
+  operation<Omit<CreateUserPoolClientRequest, 'ClientName' | 'GenerateSecret'> & { ClientId: string; ClientName?: string }>(
+    'UpdateUserPoolClient',
+    true,
+    UpdateUserPoolClientBody,
+    (ctx, body) => {
+      requirePool(ctx.db, body.UserPoolId);
+      const existing = requirePoolClient(ctx.db, body.UserPoolId, body.ClientId);
+      const config = clientConfig({ ...body, ClientName: body.ClientName ?? existing.name });
+      const updated: Client = { ...existing, name: body.ClientName ?? existing.name, config, updatedAt: ctx.now() };
+      updateClient(ctx.db, updated);
+      return { UserPoolClient: clientShape(updated) };
     },
   ),
 

@@ -1,4 +1,9 @@
-/** CreateUserPool, DescribeUserPool, ListUserPools, DeleteUserPool, AddCustomAttributes. */
+/**
+ * CreateUserPool, DescribeUserPool, ListUserPools, UpdateUserPool, DeleteUserPool,
+ * AddCustomAttributes. UpdateUserPool replaces the updatable settings as Cognito does: one left out
+ * of the request returns to its default. The name, schema, sign-in attributes and case sensitivity
+ * cannot be changed (as in Cognito).
+ */
 import type { IdpContext } from '../../context.js';
 import { DEFAULT_PASSWORD_POLICY, type PasswordPolicy } from '../../crypto/password-policy.js';
 import { newPoolId } from '../../crypto/random.js';
@@ -73,6 +78,19 @@ const CreateUserPoolBody = obj(
   ['PoolName'],
 );
 
+/** Defaults of the settings CreateUserPool and UpdateUserPool share. */
+function updatableSettings(req: Pick<CreateUserPoolRequest, 'Policies' | 'AutoVerifiedAttributes' | 'DeletionProtection' | 'AdminCreateUserConfig' | 'UserPoolTags' | 'MfaConfiguration'>) {
+  if (req.MfaConfiguration && req.MfaConfiguration !== 'OFF') throw invalidParameter('Only MfaConfiguration OFF is supported.');
+  return {
+    PasswordPolicy: { ...DEFAULT_PASSWORD_POLICY, ...req.Policies?.PasswordPolicy },
+    AutoVerifiedAttributes: req.AutoVerifiedAttributes ?? [],
+    DeletionProtection: req.DeletionProtection ?? 'INACTIVE',
+    // Cognito's API default is false; this IdP's is true, so a pool takes self-registration only when asked to.
+    AllowAdminCreateUserOnly: req.AdminCreateUserConfig?.AllowAdminCreateUserOnly ?? true,
+    UserPoolTags: req.UserPoolTags ?? {},
+  } satisfies Partial<PoolConfig>;
+}
+
 /** Custom attributes of a `Schema` list; standard attribute entries are accepted and change nothing. */
 function customAttributes(schema: readonly SchemaAttributeInput[]): CustomAttribute[] {
   const out: CustomAttribute[] = [];
@@ -87,19 +105,14 @@ function customAttributes(schema: readonly SchemaAttributeInput[]): CustomAttrib
 
 /** Creates a pool and its first signing key. `fixedId` is for the seed file. */
 export async function createUserPool(ctx: IdpContext, req: CreateUserPoolRequest, fixedId?: string): Promise<Pool> {
-  if (req.MfaConfiguration && req.MfaConfiguration !== 'OFF') throw invalidParameter('Only MfaConfiguration OFF is supported.');
   if (req.UsernameAttributes?.length && req.AliasAttributes?.length)
     throw invalidParameter('UsernameAttributes and AliasAttributes cannot both be set.');
   const config: PoolConfig = {
-    PasswordPolicy: { ...DEFAULT_PASSWORD_POLICY, ...req.Policies?.PasswordPolicy },
+    ...updatableSettings(req),
     CustomAttributes: customAttributes(req.Schema ?? []),
     UsernameAttributes: req.UsernameAttributes ?? [],
     AliasAttributes: req.AliasAttributes ?? [],
-    AutoVerifiedAttributes: req.AutoVerifiedAttributes ?? [],
     CaseSensitive: req.UsernameConfiguration?.CaseSensitive ?? false,
-    DeletionProtection: req.DeletionProtection ?? 'INACTIVE',
-    AllowAdminCreateUserOnly: req.AdminCreateUserConfig?.AllowAdminCreateUserOnly ?? true,
-    UserPoolTags: req.UserPoolTags ?? {},
   };
   const key = await generateSigningKey();
   const now = ctx.now();
@@ -141,6 +154,28 @@ export const userPoolOperations = [
     (ctx, body) => {
       const page = paginate(listPools(ctx.db), (p) => p.id, body.MaxResults, body.NextToken);
       return { UserPools: page.items.map(userPoolDescription), ...(page.next ? { NextToken: page.next } : {}) };
+    },
+  ),
+
+  operation<Parameters<typeof updatableSettings>[0] & { UserPoolId: string }>(
+    'UpdateUserPool',
+    true,
+    obj(
+      {
+        UserPoolId,
+        Policies: obj({ PasswordPolicy: PasswordPolicySchema }),
+        AutoVerifiedAttributes: arr(enumOf('email', 'phone_number'), 2),
+        DeletionProtection: enumOf('ACTIVE', 'INACTIVE'),
+        AdminCreateUserConfig: obj({ AllowAdminCreateUserOnly: bool }),
+        UserPoolTags: strMap(256),
+        MfaConfiguration: enumOf('OFF', 'ON', 'OPTIONAL'),
+      },
+      ['UserPoolId'],
+    ),
+    (ctx, body) => {
+      const pool = requirePool(ctx.db, body.UserPoolId);
+      updatePoolConfig(ctx.db, pool.id, { ...pool.config, ...updatableSettings(body) }, ctx.now());
+      return {};
     },
   ),
 

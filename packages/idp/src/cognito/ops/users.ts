@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { IdpContext } from '../../context.js';
-import { hashPassword } from '../../crypto/password.js';
+import { passwordCredentials, type PasswordCredentials } from '../../auth/credentials.js';
 import { checkPasswordPolicy } from '../../crypto/password-policy.js';
 import { IdpError, invalidParameter, userNotFound } from '../../errors.js';
 import { checkAttributes, toAttributeList, type AttributeType } from '../../model/attributes.js';
@@ -39,7 +39,7 @@ const PoolUser = obj({ UserPoolId, Username }, ['UserPoolId', 'Username']);
 const emailSignIn = (pool: Pool) =>
   pool.config.UsernameAttributes.includes('email') || pool.config.AliasAttributes.includes('email');
 
-function checkEmailUnique(ctx: IdpContext, pool: Pool, attributes: Record<string, string>, sub: string | null): void {
+export function checkEmailUnique(ctx: IdpContext, pool: Pool, attributes: Record<string, string>, sub: string | null): void {
   const email = attributes.email;
   if (email && emailSignIn(pool) && emailInUse(ctx.db, pool, email, sub))
     throw new IdpError('UsernameExistsException', 'An account with the given email already exists.');
@@ -63,13 +63,16 @@ export async function adminCreateUser(ctx: IdpContext, req: AdminCreateUserReque
     username = sub;
   }
   if (req.TemporaryPassword !== undefined) checkPasswordPolicy(req.TemporaryPassword, pool.config.PasswordPolicy);
-  const hash = req.TemporaryPassword !== undefined ? await hashPassword(req.TemporaryPassword, ctx.scryptCost) : null;
+  const credentials: PasswordCredentials =
+    req.TemporaryPassword !== undefined
+      ? await passwordCredentials(ctx, pool.id, username, req.TemporaryPassword)
+      : { passwordHash: null, srpSalt: null, srpVerifier: null };
   const now = ctx.now();
   const user: User = {
     poolId: pool.id,
     username,
     sub,
-    passwordHash: hash,
+    ...credentials,
     status: 'FORCE_CHANGE_PASSWORD',
     enabled: true,
     attributes,
@@ -93,15 +96,16 @@ export async function adminSetUserPassword(
   permanent: boolean,
 ): Promise<void> {
   const pool = requirePool(ctx.db, poolId);
-  requireUser(ctx.db, pool, username);
+  const before = requireUser(ctx.db, pool, username);
   checkPasswordPolicy(password, pool.config.PasswordPolicy);
-  const hash = await hashPassword(password, ctx.scryptCost);
+  const credentials = await passwordCredentials(ctx, pool.id, before.username, password);
   ctx.db.tx(() => {
     const user = requireUser(ctx.db, pool, username); // again: it may have gone while hashing
+    if (user.sub !== before.sub) throw userNotFound();
     const now = ctx.now();
     saveUser(ctx.db, {
       ...user,
-      passwordHash: hash,
+      ...credentials,
       status: permanent ? 'CONFIRMED' : 'FORCE_CHANGE_PASSWORD',
       passwordSetAt: now,
       updatedAt: now,

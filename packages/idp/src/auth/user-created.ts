@@ -1,0 +1,39 @@
+/**
+ * The one place a user coming into being is announced: `IdpConfig.onUserCreated` (none by
+ * default) is called once a self-registered user is confirmed (ConfirmSignUp, AdminConfirmSignUp).
+ * A failing callback is logged (the user's `sub` and the error's message, nothing else) and does
+ * not undo the confirmation: the user exists either way.
+ */
+import type { FastifyBaseLogger } from 'fastify';
+import type { IdpContext } from '../context.js';
+import { groupsOfUser } from '../model/groups.js';
+import type { User } from '../model/users.js';
+
+export interface UserCreatedEvent {
+  poolId: string;
+  sub: string;
+  username: string;
+  attributes: Readonly<Record<string, string>>;
+  groups: readonly string[];
+  /** The operation that made the user a confirmed member of the pool. */
+  via: 'ConfirmSignUp' | 'AdminConfirmSignUp';
+}
+
+export type OnUserCreated = (event: UserCreatedEvent) => void | Promise<void>;
+
+export async function announceUserCreated(ctx: IdpContext, user: User, via: UserCreatedEvent['via'], log: FastifyBaseLogger): Promise<void> {
+  if (!ctx.onUserCreated) return;
+  const event: UserCreatedEvent = {
+    poolId: user.poolId,
+    sub: user.sub,
+    username: user.username,
+    attributes: { ...user.attributes },
+    groups: groupsOfUser(ctx.db, user.sub).map((g) => g.name),
+    via,
+  };
+  try {
+    await ctx.onUserCreated(event);
+  } catch (err) {
+    log.warn({ sub: user.sub, reason: err instanceof Error ? err.message : String(err) }, 'onUserCreated callback failed');
+  }
+}
