@@ -86,7 +86,7 @@ async function count(graph?: string): Promise<number> {
 
 beforeAll(async () => {
   loadDir = await mkdtemp(path.join(tmpdir(), 'ianode-answers-'));
-  server = await createGraphServer({ limits: { uploadBytes: 1 << 20 } }, { logger: false });
+  server = await createGraphServer({ limits: { uploadBytes: 1 << 20 }, graphql: true }, { logger: false });
   base = await server.listen({ port: 0 });
   const lines: string[] = [];
   for (let i = 0; i < 600; i++) lines.push(`<http://x/r${i}> <http://x/k> ${i} .`);
@@ -270,6 +270,23 @@ describe('compression', () => {
       expect(r.headers.vary).toBe('Accept, Accept-Encoding');
       expect(r.cut).toBe(false);
       expect(r.body.length).toBeLessThan(identity.body.length / 2);
+      expect(decode(r)).toBe(identity.body.toString('utf8'));
+    }
+  });
+
+  it('GraphQL: a large answer is compressed, a small one is not', async () => {
+    const body = JSON.stringify({ query: '{ node(uri: "http://x/r1") { id properties { predicate value } } }' });
+    const headers = { 'content-type': 'application/json', accept: 'application/json' };
+    const small = await raw(`${base}/ds/graphql`, { ...headers, 'accept-encoding': 'gzip' }, 'POST', body);
+    expect(small.status).toBe(200);
+    expect(small.headers['content-encoding']).toBeUndefined();
+    expect(small.headers.vary).toBe('Accept, Accept-Encoding');
+    const bigQuery = JSON.stringify({ query: `{ ${Array.from({ length: 60 }, (_, i) => `n${i}: node(uri: "http://x/r${i}") { id properties { predicate value } }`).join(' ')} }` });
+    const identity = await raw(`${base}/ds/graphql`, headers, 'POST', bigQuery);
+    expect(identity.body.length).toBeGreaterThan(1024);
+    for (const coding of ['br', 'gzip']) {
+      const r = await raw(`${base}/ds/graphql`, { ...headers, 'accept-encoding': coding }, 'POST', bigQuery);
+      expect(r.headers['content-encoding']).toBe(coding);
       expect(decode(r)).toBe(identity.body.toString('utf8'));
     }
   });

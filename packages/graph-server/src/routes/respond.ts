@@ -10,7 +10,10 @@
  * a client that leaves destroys it, which cancels the job.
  */
 import { Transform, pipeline, Readable, type TransformCallback } from 'node:stream';
-import { constants as zlib, createBrotliCompress, createDeflate, createGzip, type BrotliCompress, type Deflate, type Gzip } from 'node:zlib';
+import { promisify } from 'node:util';
+import {
+  brotliCompress, constants as zlib, createBrotliCompress, createDeflate, createGzip, deflate, gzip, type BrotliCompress, type Deflate, type Gzip,
+} from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { N_QUADS, N_TRIPLES, RDF_XML, SPARQL_RESULTS_XML, TRIG, TURTLE } from '../sparql-results.js';
 
@@ -189,6 +192,26 @@ export function sendStream(request: FastifyRequest, reply: FastifyReply, mediaTy
   // is cancelled); a worker stream destroyed (worker killed) errors the tail (the response is cut).
   pipeline(answer.body, tail, () => undefined);
   return reply.send(tail);
+}
+
+const compressWhole = {
+  gzip: promisify(gzip),
+  deflate: promisify(deflate),
+  br: (data: Buffer) => promisify(brotliCompress)(data, { params: { [zlib.BROTLI_PARAM_QUALITY]: 5 } }),
+};
+
+/** Under this, a whole answer is sent as it is (compression would gain little). */
+const COMPRESS_MIN_BYTES = 1024;
+
+/** A whole answer held as text (GraphQL): compressed by Accept-Encoding when it is large enough
+ * (zlib's thread pool does the work, not the event loop). The caller sets status and type. */
+export async function sendCompressible(request: FastifyRequest, reply: FastifyReply, text: string): Promise<FastifyReply> {
+  varyNegotiated(reply);
+  const coding = negotiateEncoding(request.headers['accept-encoding']);
+  const bytes = Buffer.from(text, 'utf8');
+  if (coding === 'identity' || bytes.length < COMPRESS_MIN_BYTES) return reply.send(bytes);
+  reply.header('content-encoding', coding);
+  return reply.send(await compressWhole[coding](bytes));
 }
 
 /** An answer made on the main thread (the service description), as chunks of text. */
