@@ -30,7 +30,7 @@ export function readGraph(view: Dataset, target: GraphTarget, accept: string | u
   let mediaType = negotiateResultType(accept, 'quads');
   if (g === undefined && (mediaType === TURTLE || mediaType === N_TRIPLES || mediaType === RDF_XML)) {
     // The whole dataset has named graphs: only the quad formats can carry it.
-    if (accept !== undefined && /turtle|n-triples|rdf\+xml|xml/i.test(accept) && !/trig|n-quads|ld\+json|\*\/\*/i.test(accept)) {
+    if (accept !== undefined && /turtle|n-triples|rdf\+xml/i.test(accept) && !/trig|n-quads|ld\+json|\*\/\*/i.test(accept)) {
       throw new GraphServerError('NOT_ACCEPTABLE', 'the whole dataset is served as application/trig, application/n-quads or application/ld+json');
     }
     mediaType = TRIG;

@@ -37,8 +37,7 @@ const GRAPH_ALIASES: Readonly<Record<string, string>> = {
   'text/x-nquads': N_QUADS,
   'application/x-trig': TRIG,
   'application/json': JSON_LD,
-  'application/xml': RDF_XML,
-  'text/xml': RDF_XML,
+  // Not application/xml: a browser asks for that at q=0.9, and should get Turtle, not RDF/XML.
   'text/rdf+xml': RDF_XML,
 };
 
