@@ -115,6 +115,31 @@ describe('RDF/XML in', () => {
     expect(await count()).toBe(before + 4);
   });
 
+  it('no external entity is read; inline entities are not expanded recursively', async () => {
+    const before = await count();
+    const external = `<?xml version="1.0"?>
+<!DOCTYPE rdf:RDF [ <!ENTITY secret SYSTEM "file:///etc/passwd"> ]>
+<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns:ex="http://example/">
+  <rdf:Description rdf:about="http://example/xxe"><ex:v>&secret;</ex:v></rdf:Description>
+</rdf:RDF>`;
+    const r = await fetch(`${base}/ds/upload`, { method: 'POST', headers: { 'content-type': 'application/rdf+xml' }, body: external });
+    expect(r.status).toBe(400);
+    expect(await r.json()).toMatchObject({ code: 'RDF_SYNTAX' });
+    const laughs = `<?xml version="1.0"?>
+<!DOCTYPE rdf:RDF [ <!ENTITY a "aaaaaaaaaa"> <!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;"> <!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;"> ]>
+<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns:ex="http://example/">
+  <rdf:Description rdf:about="http://example/laughs"><ex:v>&c;</ex:v></rdf:Description>
+</rdf:RDF>`;
+    const l = await fetch(`${base}/ds/upload`, { method: 'POST', headers: { 'content-type': 'application/rdf+xml' }, body: laughs });
+    if (l.status === 200) {
+      const v = await fetch(`${base}/ds/query?query=${q('SELECT ?v WHERE { <http://example/laughs> ?p ?v }')}`, { headers: { accept: 'application/sparql-results+json' } });
+      const value = ((await v.json()) as { results: { bindings: Array<{ v: { value: string } }> } }).results.bindings[0]!.v.value;
+      expect(value.length).toBeLessThan(100);
+      await fetch(`${base}/ds/update`, { method: 'POST', headers: { 'content-type': 'application/sparql-update' }, body: 'DELETE WHERE { <http://example/laughs> ?p ?o }' });
+    } else expect(l.status).toBe(400);
+    expect(await count()).toBe(before);
+  });
+
   it('multipart upload of a .rdf file', async () => {
     const form = new FormData();
     form.append('file', new Blob([RDFXML.replace(/example\/x/, 'example/m')]), 'data.rdf');
@@ -331,7 +356,8 @@ describe('a result over the row limit', () => {
   afterAll(() => small.close());
 
   it('known before the first byte (ORDER BY materialises; small rows): 413 naming the limit', async () => {
-    for (const query of ['SELECT ?s WHERE { ?s ?p ?o } ORDER BY ?s', 'SELECT ?s WHERE { ?s ?p ?o }', 'SELECT ?s (COUNT(*) AS ?n) WHERE { ?s ?p ?o } GROUP BY ?s']) {
+    // ORDER BY over rows that would otherwise stream past the first chunk: sorted first, refused first.
+    for (const query of ['SELECT ?o WHERE { ?s <http://x/big> ?o } ORDER BY ?o', 'SELECT ?s WHERE { ?s ?p ?o } ORDER BY ?s', 'SELECT ?s WHERE { ?s ?p ?o }', 'SELECT ?s (COUNT(*) AS ?n) WHERE { ?s ?p ?o } GROUP BY ?s']) {
       const r = await raw(`${smallBase}/ds/query?query=${q(query)}`, { 'accept-encoding': 'gzip' });
       expect(r.status, query).toBe(413);
       const body = JSON.parse(r.body.toString('utf8')) as { code: string; message: string };
