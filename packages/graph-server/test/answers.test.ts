@@ -140,6 +140,13 @@ describe('RDF/XML in', () => {
     expect(await count()).toBe(before);
   });
 
+  it('Security-Label applies to an RDF/XML upload (triples, as Turtle)', async () => {
+    const body = RDFXML.replace(/example\/x/, 'example/labelled');
+    const r = await fetch(`${base}/ds/upload`, { method: 'POST', headers: { 'content-type': 'application/rdf+xml', 'security-label': 'rdfxml-test' }, body });
+    expect(r.status).toBe(200);
+    expect(server.store.snapshot().view((label) => label === 'rdfxml-test').count({})).toBe(4);
+  });
+
   it('multipart upload of a .rdf file', async () => {
     const form = new FormData();
     form.append('file', new Blob([RDFXML.replace(/example\/x/, 'example/m')]), 'data.rdf');
