@@ -119,6 +119,12 @@ describe('RDF/XML writer', () => {
     expect(negotiateResultType('text/turtle,application/n-triples;q=0.9,application/ld+json;q=0.8,application/rdf+xml;q=0.7,*/*;q=0.5', 'quads')).toBe('text/turtle');
     expect(negotiateResultType('application/rdf+xml;q=1.0,text/turtle;q=0.9,*/*;q=0.1', 'quads')).toBe('application/rdf+xml');
     expect(negotiateResultType('application/rdf+xml', 'bindings')).toBeUndefined();
+    // Jena's SELECT Accept: JSON at 1.0 wins over XML at 0.9 and the rest.
+    const jenaSelect = 'application/sparql-results+json, application/sparql-results+xml;q=0.9, text/tab-separated-values;q=0.7, text/csv;q=0.5, application/json;q=0.2, application/xml;q=0.2, */*;q=0.1';
+    expect(negotiateResultType(jenaSelect, 'bindings')).toBe('application/sparql-results+json');
+    expect(negotiateResultType('application/sparql-results+json;q=0.5, application/sparql-results+xml', 'bindings')).toBe('application/sparql-results+xml');
+    // A browser asking for a graph still gets Turtle (application/xml is no RDF/XML alias).
+    expect(negotiateResultType('text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8', 'quads')).toBe('text/turtle');
     const text = serialiseResultToString({ type: 'quads', quads: [quad(namedNode('http://ex/s'), namedNode('http://ex/p'), literal('v'))] }, 'application/rdf+xml');
     expect(text).toContain('<rdf:Description rdf:about="http://ex/s">');
   });
