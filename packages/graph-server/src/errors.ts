@@ -6,7 +6,7 @@ import { LabelSyntaxError } from '@ianode/abac';
 import { AuthError, authChallenge, authErrorStatus, type AuthErrorCode } from '@ianode/auth';
 import { RdfSyntaxError } from '@ianode/rdf';
 import { reasonPhrase, ServiceError, type ErrorReply as ServiceErrorReply } from '@ianode/service';
-import { isStackOverflow, SparqlError, type SparqlErrorCode } from '@ianode/sparql';
+import { isStackOverflow, RdfXmlError, SparqlError, type SparqlErrorCode } from '@ianode/sparql';
 import { StoreError, type StoreErrorCode } from '@ianode/store';
 
 export type GraphServerErrorCode =
@@ -16,6 +16,7 @@ export type GraphServerErrorCode =
   | 'NOT_ACCEPTABLE'
   | 'REQUEST_TIMEOUT'
   | 'PAYLOAD_TOO_LARGE'
+  | 'RESULT_TOO_LARGE'
   | 'QUERY_LIMIT'
   | 'UNSUPPORTED_MEDIA_TYPE'
   | 'RATE_LIMITED'
@@ -67,6 +68,7 @@ const STATUS: Record<Exclude<AnyCode, AuthErrorCode>, number> = {
   NOT_ACCEPTABLE: 406,
   REQUEST_TIMEOUT: 408,
   PAYLOAD_TOO_LARGE: 413,
+  RESULT_TOO_LARGE: 413,
   QUERY_LIMIT: 400,
   UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMITED: 429,
@@ -113,6 +115,10 @@ export function errorReply(error: unknown): ErrorReply {
   }
   if (error instanceof LabelSyntaxError) {
     return { status: 400, headers, body: { error: 'Bad Request', code: 'LABEL_SYNTAX', message: `${error.message} (label ${JSON.stringify(error.label)}); nothing was stored`, position: error.position } };
+  }
+  if (error instanceof RdfXmlError) {
+    // A graph RDF/XML cannot hold (a predicate without an XML name, a control character).
+    return { status: 406, headers, body: { error: 'Not Acceptable', code: 'NOT_ACCEPTABLE', message: error.message } };
   }
   if (error instanceof SparqlError) {
     const status = STATUS[error.code];

@@ -21,6 +21,7 @@ import { namedNode, type Dataset } from '@ianode/rdf';
 import { createFileLoader, executeUpdate, parseUpdate, type ParsedUpdate, type UpdateOp, type UpdateResult } from '@ianode/sparql';
 import type { KeyQuad, LoadResult, PreparedLoad, QuadStore, WriteOptions, WriteTransaction } from '@ianode/store';
 import { GraphServerError } from './errors.js';
+import { rdfXmlToNQuads } from './rdfxml.js';
 import type { RouteContext } from './routes/context.js';
 import type { Caller } from './security.js';
 
@@ -121,6 +122,9 @@ export function withProtocolDataset(parsed: ParsedUpdate, dataset: UpdateDataset
   return { ...parsed, operations };
 }
 
+/** LOAD reads RDF/XML files (`.rdf`, `.owl`) too. */
+const LOAD_CONVERTERS = { rdf: rdfXmlToNQuads, owl: rdfXmlToNQuads };
+
 /** SPARQL Update for a caller: parse (400 before any write), then one transaction. */
 export async function runSparqlUpdate(
   ctx: RouteContext,
@@ -142,7 +146,7 @@ export async function runSparqlUpdate(
         rowBudget: resultRows > 0 ? resultRows : undefined,
         insertsVisible: scope.insertsVisible,
         // LOAD is off unless IANODE_UPDATE_LOAD_DIR names a folder; then only files under it.
-        load: loadDir ? createFileLoader(loadDir) : undefined,
+        load: loadDir ? createFileLoader(loadDir, LOAD_CONVERTERS) : undefined,
       }),
     ));
   } catch (error) {

@@ -5,7 +5,7 @@
  */
 import { defaultGraph, factory, namedNode, type Dataset, type Quad } from '@ianode/rdf';
 import { GraphServerError } from '../errors.js';
-import { negotiateResultType, serialiseResult, N_TRIPLES, TRIG, TURTLE } from '../sparql-results.js';
+import { GRAPH_MEDIA_TYPES, negotiateResultType, serialiseResult, N_TRIPLES, RDF_XML, TRIG, TURTLE } from '../sparql-results.js';
 
 /** What a request names: the default graph, a named graph, or (neither parameter) the dataset. */
 export type GraphTarget = { kind: 'default' } | { kind: 'graph'; iri: string } | { kind: 'dataset' };
@@ -19,7 +19,7 @@ function* quadsOf(view: Dataset, g: number | undefined): Generator<Quad> {
 }
 
 /** The media type and chunks of a graph read; throws NOT_FOUND / NOT_ACCEPTABLE. */
-export function readGraph(view: Dataset, target: GraphTarget, accept: string | undefined, datasetName: string): { mediaType: string; chunks: AsyncIterable<string> } {
+export function readGraph(view: Dataset, target: GraphTarget, accept: string | undefined, datasetName: string, format?: string): { mediaType: string; chunks: AsyncIterable<string> } {
   let g: number | undefined;
   if (target.kind === 'default') g = 0;
   else if (target.kind === 'graph') {
@@ -28,13 +28,16 @@ export function readGraph(view: Dataset, target: GraphTarget, accept: string | u
     g = id;
   }
   let mediaType = negotiateResultType(accept, 'quads');
-  if (g === undefined && (mediaType === TURTLE || mediaType === N_TRIPLES)) {
+  if (g === undefined && (mediaType === TURTLE || mediaType === N_TRIPLES || mediaType === RDF_XML)) {
     // The whole dataset has named graphs: only the quad formats can carry it.
-    if (accept !== undefined && /turtle|n-triples/i.test(accept) && !/trig|n-quads|\*\/\*/i.test(accept)) {
+    if (accept !== undefined && /turtle|n-triples|rdf\+xml/i.test(accept) && !/trig|n-quads|ld\+json|\*\/\*/i.test(accept)) {
       throw new GraphServerError('NOT_ACCEPTABLE', 'the whole dataset is served as application/trig, application/n-quads or application/ld+json');
     }
     mediaType = TRIG;
   }
-  if (mediaType === undefined) throw new GraphServerError('NOT_ACCEPTABLE', `cannot serve a graph as ${JSON.stringify(accept)}`);
+  if (mediaType === undefined) {
+    const asked = format === undefined ? `Accept: ${JSON.stringify(accept)}` : `the format parameter ${JSON.stringify(format)}`;
+    throw new GraphServerError('NOT_ACCEPTABLE', `cannot serve a graph in ${asked}: offered ${GRAPH_MEDIA_TYPES.join(', ')}`);
+  }
   return { mediaType, chunks: serialiseResult({ type: 'quads', quads: quadsOf(view, g) }, mediaType) };
 }

@@ -64,6 +64,9 @@ export interface JobCaller {
 export interface SparqlAnswer {
   mediaType: string;
   body: Readable;
+  /** Set when the answer failed after it started (the body then ends early; the route cuts the
+   * response, ../routes/respond.ts). */
+  failure(): Error | undefined;
 }
 
 export interface GraphqlAnswer {
@@ -125,6 +128,10 @@ interface Slot {
 class ChunkStream extends Readable {
   pushed = 0;
   credited = 0;
+  /** Why the answer stopped short, once it has (no chunk is pushed after that). */
+  failure: Error | undefined;
+  /** No more chunks: ended or failed. */
+  over = false;
 
   constructor(
     private readonly pull: (stream: ChunkStream) => void,
@@ -138,8 +145,24 @@ class ChunkStream extends Readable {
   }
 
   override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
+    this.over = true;
     this.abort();
     callback(error);
+  }
+
+  /** The last chunk has come. */
+  finish(): void {
+    if (this.over) return;
+    this.over = true;
+    this.push(null);
+  }
+
+  /** The answer stops short: what was sent so far still reaches the reader, then the end, and
+   * `failure` says why (the route then cuts the response instead of ending it). */
+  failWith(error: Error): void {
+    if (this.over || this.destroyed) return;
+    this.failure = error;
+    this.finish();
   }
 }
 
@@ -322,19 +345,19 @@ export class QueryPool {
       case 'head': {
         const stream = new ChunkStream((s) => this.credit(pending, s), () => this.cancel(pending));
         pending.stream = stream;
-        this.settle(pending, { mediaType: message.mediaType, body: stream });
+        this.settle(pending, { mediaType: message.mediaType, body: stream, failure: () => stream.failure });
         return;
       }
       case 'chunk': {
         const stream = pending.stream;
-        if (stream !== undefined && !stream.destroyed) {
+        if (stream !== undefined && !stream.destroyed && !stream.over) {
           stream.pushed++;
           stream.push(Buffer.from(message.bytes.buffer, message.bytes.byteOffset, message.bytes.byteLength));
         }
         return;
       }
       case 'end':
-        pending.stream?.push(null);
+        pending.stream?.finish();
         this.release(slot, pending);
         return;
       case 'graphql':
@@ -421,7 +444,7 @@ export class QueryPool {
     if (pending !== undefined) {
       pending.ended = true;
       this.finish(pending);
-      if (pending.stream !== undefined && !pending.stream.destroyed) pending.stream.destroy(new Error('query stopped in the middle of its answer'));
+      pending.stream?.failWith(new Error('the query stopped in the middle of its answer'));
     }
     this.warm();
     // A ready spare takes the next waiting job now.
@@ -437,9 +460,9 @@ export class QueryPool {
 
   private fail(pending: Pending, error: Error): void {
     if (pending.settled) {
-      // The answer had started: all that can be done is to cut it (the client sees a broken
-      // response, never a complete-looking partial one).
-      if (pending.stream !== undefined && !pending.stream.destroyed) pending.stream.destroy(error);
+      // The answer had started: all that can be done is to cut it after what was sent (the client
+      // sees a broken response, never a complete-looking partial one; ../routes/respond.ts).
+      pending.stream?.failWith(error);
       return;
     }
     pending.settled = true;

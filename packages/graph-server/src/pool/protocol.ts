@@ -21,8 +21,11 @@ export interface Grant {
 export interface SparqlJob {
   type: 'sparql';
   query: string;
-  /** The request's Accept header (negotiated on the worker, once the query form is known). */
+  /** The request's Accept header (negotiated on the worker, once the query form is known), or
+   * what its `format` / `output` parameter stands for (../format-param.ts). */
   accept: string | undefined;
+  /** The `format` / `output` parameter as given, when it replaced the Accept header (messages). */
+  format?: string | undefined;
   deadline: number | undefined;
   rowBudget: number | undefined;
   /** The result size limit (SPEC §4): one row more is a 413. 0 = none. */
@@ -43,6 +46,8 @@ export interface GraphJob {
   type: 'graph';
   target: GraphTarget;
   accept: string | undefined;
+  /** The `format` / `output` parameter as given, when it replaced the Accept header (messages). */
+  format?: string | undefined;
   /** For the 404 message. */
   datasetName: string;
 }

@@ -9,10 +9,10 @@
 import { parentPort } from 'node:worker_threads';
 import { AttributeSet, Hierarchy, LabelEvaluator } from '@ianode/abac';
 import type { Dataset } from '@ianode/rdf';
-import { executeQuery, type QueryResult } from '@ianode/sparql';
+import { executeQuery, SparqlError, type QueryResult } from '@ianode/sparql';
 import { openStore, SharedStateReader } from '@ianode/store';
 import { errorReply, GraphServerError, statusOf } from '../errors.js';
-import { negotiateResultType, serialiseResult } from '../sparql-results.js';
+import { mediaTypesFor, negotiateResultType, serialiseResult } from '../sparql-results.js';
 import { readGraph } from './graph-read.js';
 import { CHUNK_WINDOW, type FromWorker, type Grant, type GraphqlJob, type SparqlJob, type ToWorker } from './protocol.js';
 
@@ -46,12 +46,19 @@ function viewOf(dataset: Dataset, grant: Grant | undefined, open: boolean): Data
   return dataset.view((label) => evaluator.isVisible(label));
 }
 
-/** The result with at most `cap` solutions (or quads); one more is a 413 (SPEC §4 result size limit). */
+/** What a client is told when a result is over the row limit. */
+export function overRowLimit(cap: number): GraphServerError {
+  return new GraphServerError('RESULT_TOO_LARGE', `the result has more than ${cap} rows (limits.resultRows): add LIMIT to the query, or ask the administrator to raise the limit`);
+}
+
+/** The result with at most `cap` solutions (or quads); one more is a 413 RESULT_TOO_LARGE (SPEC §4
+ * result size limit) — before the first byte when it comes within the first chunk (the head
+ * waits for it), else the answer is cut (../routes/respond.ts). */
 function capRows(result: QueryResult, cap: number): QueryResult {
   function* limited<T>(items: Iterable<T>): Generator<T> {
     let n = 0;
     for (const item of items) {
-      if (++n > cap) throw new GraphServerError('PAYLOAD_TOO_LARGE', `result over the limit of ${cap} rows: add LIMIT, or narrow the query`);
+      if (++n > cap) throw overRowLimit(cap);
       yield item;
     }
   }
@@ -70,9 +77,24 @@ async function runSparql(job: SparqlJob, view: Dataset, me: Current): Promise<vo
   });
   const mediaType = negotiateResultType(job.accept, result.type);
   if (mediaType === undefined) {
-    throw new GraphServerError('NOT_ACCEPTABLE', `cannot answer a ${result.type === 'quads' ? 'graph' : 'results'} query in ${JSON.stringify(job.accept)}`);
+    const asked = job.format === undefined ? `Accept: ${JSON.stringify(job.accept)}` : `the format parameter ${JSON.stringify(job.format)}`;
+    throw new GraphServerError('NOT_ACCEPTABLE', `cannot answer a ${result.type === 'quads' ? 'graph (CONSTRUCT, DESCRIBE)' : 'results (SELECT, ASK)'} query in ${asked}: offered ${mediaTypesFor(result.type).join(', ')}`);
   }
-  await stream(mediaType, serialiseResult(job.resultRows > 0 ? capRows(result, job.resultRows) : result, mediaType), me);
+  try {
+    await stream(mediaType, serialiseResult(job.resultRows > 0 ? capRows(result, job.resultRows) : result, mediaType), me);
+  } catch (error) {
+    // An operator (sort, group, join) holding more rows than the budget, which is the result row
+    // limit: say how to get an answer.
+    if (error instanceof SparqlError && error.code === 'ROW_BUDGET' && job.resultRows > 0) {
+      throw new SparqlError('ROW_BUDGET', `${error.message}: the result or an intermediate step is over the limit of ${job.resultRows} rows (limits.resultRows); add LIMIT or narrow the query, or ask the administrator to raise the limit`);
+    }
+    throw error;
+  }
+}
+
+/** The client left: the job is over here (the pool frees this worker instead of ending it). */
+function cancelled(me: Current, rows: number): void {
+  post({ type: 'end', id: me.id, rows });
 }
 
 /** Send an answer's chunks as the main thread takes them (at most CHUNK_WINDOW ahead). */
@@ -86,13 +108,13 @@ async function stream(mediaType: string, chunks: AsyncIterable<string>, me: Curr
       post({ type: 'head', id: me.id, mediaType });
       started = true;
     }
-    if (me.cancelled) return;
+    if (me.cancelled) return cancelled(me, rows);
     const bytes = encoder.encode(text);
     post({ type: 'chunk', id: me.id, bytes }, [bytes.buffer as ArrayBuffer]);
     rows++;
     me.inFlight++;
     while (me.inFlight >= CHUNK_WINDOW && !me.cancelled) await new Promise<void>((resolve) => (me.wake = resolve));
-    if (me.cancelled) return;
+    if (me.cancelled) return cancelled(me, rows);
   }
   if (!started) post({ type: 'head', id: me.id, mediaType });
   post({ type: 'end', id: me.id, rows });
@@ -118,7 +140,7 @@ async function run(message: Extract<ToWorker, { type: 'run' }>): Promise<void> {
     const job = message.job;
     if (job.type === 'sparql') await runSparql(job, view, me);
     else if (job.type === 'graph') {
-      const { mediaType, chunks } = readGraph(view, job.target, job.accept, job.datasetName);
+      const { mediaType, chunks } = readGraph(view, job.target, job.accept, job.datasetName, job.format);
       await stream(mediaType, chunks, me);
     } else await runGraphql(job, view, me);
   } catch (error) {

@@ -17,6 +17,7 @@ import { graphiqlPage, TraversalError, type GraphqlRequest } from '@ianode/graph
 import { errorReply, GraphServerError } from '../errors.js';
 import { checkQueryShape } from '../query-shape.js';
 import type { RouteContext } from './context.js';
+import { sendCompressible } from './respond.js';
 
 const GRAPHQL_RESPONSE = 'application/graphql-response+json';
 
@@ -101,10 +102,8 @@ export function registerGraphql(app: FastifyInstance, ctx: RouteContext): void {
     }
     ctx.metrics.queries.inc({ outcome: answer.ok ? 'ok' : 'error' });
     request.log.debug({ scans: answer.scans }, 'graphql request');
-    return reply
-      .code(answer.status)
-      .type(`${mediaType === 'html' ? 'application/json' : mediaType}; charset=utf-8`)
-      .send(answer.body);
+    reply.code(answer.status).type(`${mediaType === 'html' ? 'application/json' : mediaType}; charset=utf-8`);
+    return sendCompressible(request, reply, answer.body);
   };
   app.get(`${ds}/graphql`, handler);
   app.post(`${ds}/graphql`, handler);

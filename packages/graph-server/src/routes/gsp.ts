@@ -14,7 +14,7 @@
  *   visible quad (created), else 200. DELETE: removes them; 204, or 404 when there were none.
  * - POST to a graph: adds the body; 201 when that created the graph, else 200.
  * - POST to `/{ds}/data` without `?default` / `?graph=`: a TriG or N-Quads body is added to the
- *   dataset as it is (200); triples (Turtle, N-Triples, JSON-LD, multipart) make a NEW graph named
+ *   dataset as it is (200); triples (Turtle, N-Triples, JSON-LD, RDF/XML, multipart) make a NEW graph named
  *   `http://<Host>/{ds}/data/<uuid>` (201, `Location:` that IRI, which is also its direct URL).
  * - Bodies: one RDF document by Content-Type, or multipart/form-data with any number of RDF parts
  *   (format from each part's type, else its file name). Inserted quads take the `Security-Label`
@@ -31,14 +31,16 @@ import { isLabelsGraph } from '@ianode/store';
 import { tooLarge } from '../body.js';
 import { guarded, type BodyDeadline } from '../body-reader.js';
 import { isJsonLd, jsonLdToNQuads } from '../jsonld.js';
+import { isRdfXml, rdfXmlToNQuads } from '../rdfxml.js';
 import { directGraphIri, parameterIri, requestOrigin } from '../request-iri.js';
 import { audit, requestLabel, withWriteScope } from '../writes.js';
 import type { GraphTarget } from '../pool/graph-read.js';
 import { GraphServerError } from '../errors.js';
 import type { RouteContext } from './context.js';
-import { closeAfterReply, sendStream } from './respond.js';
+import { closeAfterReply, sendStream, varyNegotiated } from './respond.js';
+import { acceptOf } from '../format-param.js';
 
-const SUPPORTED = 'text/turtle, application/n-triples, application/ld+json, application/n-quads, application/trig, or multipart/form-data of those';
+const SUPPORTED = 'text/turtle, application/n-triples, application/ld+json, application/rdf+xml, application/n-quads, application/trig, or multipart/form-data of those';
 /** Most parts of one multipart body. */
 const MAX_PARTS = 64;
 
@@ -47,12 +49,13 @@ type Target = GraphTarget;
 /** One RDF document of a request body. */
 interface BodyPart {
   text: string;
-  format: RdfFormat | 'jsonld';
+  format: RdfFormat | 'jsonld' | 'rdfxml';
 }
 
 /** The RDF format of a media type (and file name, for multipart parts), or undefined. */
 function formatOf(contentType: string | undefined, fileName?: string): BodyPart['format'] | undefined {
   if (isJsonLd(contentType, fileName)) return 'jsonld';
+  if (isRdfXml(contentType, fileName)) return 'rdfxml';
   const essence = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
   const format = formatFromContentType(contentType) ?? (essence === 'text/trig' ? 'application/trig' : undefined);
   if (format !== undefined) return format;
@@ -86,11 +89,13 @@ export function registerGraphStore(app: FastifyInstance, ctx: RouteContext): voi
   };
 
   const read = (targetOf: (request: FastifyRequest) => Target) => async (request: FastifyRequest, reply: FastifyReply) => {
+    varyNegotiated(reply);
     ctx.security.require(request.caller!, 'read');
     const target = targetOf(request);
+    const { accept, format } = acceptOf(request);
     // Looked up, negotiated and serialised on a query worker, over the caller's view there.
-    const answer = await ctx.queries.graph(request.caller!, { type: 'graph', target, accept: request.headers.accept, datasetName: ds });
-    return sendStream(reply, answer.mediaType, answer.body);
+    const answer = await ctx.queries.graph(request.caller!, { type: 'graph', target, accept, format, datasetName: ds });
+    return sendStream(request, reply, answer.mediaType, answer);
   };
 
   /** The body's RDF documents, read whole (before the transaction starts) under the body
@@ -146,9 +151,12 @@ export function registerGraphStore(app: FastifyInstance, ctx: RouteContext): voi
       if (part.format === 'jsonld') {
         text = await jsonLdToNQuads(text, baseIRI);
         format = 'application/n-quads';
+      } else if (part.format === 'rdfxml') {
+        text = await rdfXmlToNQuads(text, baseIRI);
+        format = 'application/n-triples'; // RDF/XML has no graphs
       } else format = part.format;
       parseQuadKeys(text, { format, baseIRI }, (s, p, o, g) => {
-        if (g !== '' && graphKey !== undefined) throw new GraphServerError('BAD_REQUEST', 'the body has named graphs: a write to one graph takes triples (Turtle, N-Triples, JSON-LD)');
+        if (g !== '' && graphKey !== undefined) throw new GraphServerError('BAD_REQUEST', 'the body has named graphs: a write to one graph takes triples (Turtle, N-Triples, JSON-LD, RDF/XML)');
         if (isLabelsGraph(g)) throw new GraphServerError('BAD_REQUEST', `labels graphs are read by POST /${ds}/upload only`);
         quads.push({ s: s.slice(), p: p.slice(), o: o.slice(), g: graphKey ?? g });
       });

@@ -15,6 +15,7 @@ import { factory, type Quad } from '@ianode/rdf';
 import { negotiateResultType, serialiseResult, TURTLE } from '../sparql-results.js';
 import { endpointUrl } from '../request-iri.js';
 import { sendChunks } from './respond.js';
+import { acceptOf } from '../format-param.js';
 
 const SD = 'http://www.w3.org/ns/sparql-service-description#';
 const FORMATS = 'http://www.w3.org/ns/formats/';
@@ -24,7 +25,7 @@ const RDF_TYPE = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#type';
 export type EndpointKind = 'query' | 'update' | 'both';
 
 /** The formats a query answers in (results of SELECT/ASK, then graphs of CONSTRUCT/DESCRIBE). */
-const RESULT_FORMATS = ['SPARQL_Results_JSON', 'SPARQL_Results_XML', 'SPARQL_Results_CSV', 'SPARQL_Results_TSV', 'Turtle', 'N-Triples', 'N-Quads', 'TriG', 'JSON-LD'];
+const RESULT_FORMATS = ['SPARQL_Results_JSON', 'SPARQL_Results_XML', 'SPARQL_Results_CSV', 'SPARQL_Results_TSV', 'Turtle', 'N-Triples', 'N-Quads', 'TriG', 'JSON-LD', 'RDF_XML'];
 
 /** The description of the endpoint at `endpoint` as quads (default graph). */
 export function serviceDescription(endpoint: string, kind: EndpointKind): Quad[] {
@@ -55,7 +56,6 @@ export function serviceDescription(endpoint: string, kind: EndpointKind): Quad[]
 /** Answers the service description of the endpoint at `path` (e.g. `/ds`), in the format the client accepts. */
 export async function sendServiceDescription(request: FastifyRequest, reply: FastifyReply, path: string, kind: EndpointKind): Promise<FastifyReply> {
   const quads = serviceDescription(endpointUrl(request, path), kind);
-  const mediaType = negotiateResultType(request.headers.accept, 'quads') ?? TURTLE;
-  reply.header('vary', 'accept');
-  return sendChunks(reply, mediaType, serialiseResult({ type: 'quads', quads }, mediaType));
+  const mediaType = negotiateResultType(acceptOf(request).accept, 'quads') ?? TURTLE;
+  return sendChunks(request, reply, mediaType, serialiseResult({ type: 'quads', quads }, mediaType));
 }

@@ -18,7 +18,8 @@ import { GraphServerError } from '../errors.js';
 import { checkQueryShape } from '../query-shape.js';
 import { endpointUrl, parameterIri } from '../request-iri.js';
 import type { RouteContext } from './context.js';
-import { sendStream } from './respond.js';
+import { sendStream, varyNegotiated } from './respond.js';
+import { acceptOf } from '../format-param.js';
 import { sendServiceDescription, type EndpointKind } from './service-description.js';
 import { runSparqlUpdate } from '../writes.js';
 
@@ -31,6 +32,8 @@ interface Params {
   usingNamedGraphs: string[];
   /** Whether the request named any protocol parameter at all (a bare GET is a service description request). */
   any: boolean;
+  /** The form body's fields (a POST of a form), for `format` / `output`. */
+  form: Record<string, unknown>;
 }
 
 const PROTOCOL_PARAMETERS = ['query', 'update', 'default-graph-uri', 'named-graph-uri', 'using-graph-uri', 'using-named-graph-uri'];
@@ -74,6 +77,7 @@ function paramsOf(request: FastifyRequest): Params {
     usingGraphs: pick('using-graph-uri'),
     usingNamedGraphs: pick('using-named-graph-uri'),
     any: directQuery !== undefined || directUpdate !== undefined || PROTOCOL_PARAMETERS.some((name) => url[name] !== undefined || form[name] !== undefined),
+    form,
   };
 }
 
@@ -115,6 +119,8 @@ export function registerSparql(app: FastifyInstance, ctx: RouteContext): void {
   };
 
   const query = async (request: FastifyRequest, reply: FastifyReply, params: Params, path: string) => {
+    // The answer is negotiated (Accept or format=, Accept-Encoding): so are its error answers.
+    varyNegotiated(reply);
     if (params.query === undefined || params.query.trim() === '') {
       throw new GraphServerError('BAD_REQUEST', 'no query: give ?query=, a form field query=, or a body of type application/sparql-query');
     }
@@ -127,13 +133,15 @@ export function registerSparql(app: FastifyInstance, ctx: RouteContext): void {
     const defaultGraphs = params.defaultGraphs.map((v) => parameterIri(v, baseIRI, 'default-graph-uri'));
     const namedGraphs = params.namedGraphs.map((v) => parameterIri(v, baseIRI, 'named-graph-uri'));
     const { queryTimeoutMs, resultRows } = ctx.config.limits;
+    const { accept, format } = acceptOf(request, params.form);
     let outcome = 'error';
     try {
       // Parse, plan, evaluate and serialise on a query worker, over the caller's view there.
       const answer = await ctx.queries.sparql(request.caller!, {
         type: 'sparql',
         query: params.query,
-        accept: request.headers.accept,
+        accept,
+        format,
         deadline: queryTimeoutMs > 0 ? Date.now() + queryTimeoutMs : undefined,
         rowBudget: resultRows > 0 ? resultRows : undefined,
         resultRows,
@@ -142,7 +150,7 @@ export function registerSparql(app: FastifyInstance, ctx: RouteContext): void {
         namedGraphs: namedGraphs.length > 0 ? namedGraphs : undefined,
       });
       outcome = 'ok';
-      return sendStream(reply, answer.mediaType, answer.body);
+      return sendStream(request, reply, answer.mediaType, answer);
     } finally {
       ctx.metrics.queries.inc({ outcome });
     }

@@ -16,11 +16,12 @@ import { tooLarge } from '../body.js';
 import type { SpooledBody } from '../body-reader.js';
 import { GraphServerError } from '../errors.js';
 import { isJsonLd, jsonLdToNQuads } from '../jsonld.js';
+import { isRdfXml, rdfXmlToNQuads } from '../rdfxml.js';
 import { audit, requestLabel } from '../writes.js';
 import type { RouteContext } from './context.js';
 import { closeAfterReply } from './respond.js';
 
-const SUPPORTED = 'text/turtle, application/trig, application/n-triples, application/n-quads, application/ld+json, or multipart/form-data with one file';
+const SUPPORTED = 'text/turtle, application/trig, application/n-triples, application/n-quads, application/ld+json, application/rdf+xml, or multipart/form-data with one file';
 
 export function registerUpload(app: FastifyInstance, ctx: RouteContext): void {
   const { config, security } = ctx;
@@ -89,9 +90,10 @@ function essenceOf(contentType: string | undefined): string {
   return (contentType ?? '').split(';')[0]!.trim().toLowerCase();
 }
 
-/** The body's format (JSON-LD is converted to N-Quads first); 415 when it is none we read. */
-function formatOf(contentType: string | undefined, fileName: string | undefined): RdfFormat | 'jsonld' {
+/** The body's format (JSON-LD and RDF/XML are converted to N-Quads first); 415 when it is none we read. */
+function formatOf(contentType: string | undefined, fileName: string | undefined): RdfFormat | 'jsonld' | 'rdfxml' {
   if (isJsonLd(contentType, fileName)) return 'jsonld';
+  if (isRdfXml(contentType, fileName)) return 'rdfxml';
   let format: RdfFormat | undefined = formatFromContentType(contentType) ?? EXTRA_TYPES[essenceOf(contentType)];
   if (format === undefined && fileName !== undefined) format = formatFromExtension(fileName);
   if (format === undefined) {
@@ -101,10 +103,15 @@ function formatOf(contentType: string | undefined, fileName: string | undefined)
 }
 
 /** Parse and check the whole body, outside the writer lock. */
-async function prepare(body: SpooledBody, format: RdfFormat | 'jsonld', label: string | undefined, baseIRI: string | undefined): Promise<PreparedLoad> {
+async function prepare(body: SpooledBody, format: RdfFormat | 'jsonld' | 'rdfxml', label: string | undefined, baseIRI: string | undefined): Promise<PreparedLoad> {
   if (format === 'jsonld') {
     const nquads = await jsonLdToNQuads(await body.text(), baseIRI);
     return prepareLoad(nquads, { format: 'application/n-quads', label, baseIRI });
+  }
+  if (format === 'rdfxml') {
+    // Triples only (RDF/XML has no graphs): as N-Triples, so a labels graph cannot be named.
+    const ntriples = await rdfXmlToNQuads(await body.text(), baseIRI);
+    return prepareLoad(ntriples, { format: 'application/n-triples', label, baseIRI });
   }
   return prepareLoad(body.chunks(), { format, label, baseIRI });
 }

@@ -5,12 +5,13 @@
  */
 export type { BindingsResult, BooleanResult, ParsedResults, QuadsResult } from './types.js';
 export {
-  canonicalMediaType, GRAPH_MEDIA_TYPES, JSON_LD, mediaTypesFor, N_QUADS, N_TRIPLES, negotiateResultType, RESULTS_MEDIA_TYPES,
+  canonicalMediaType, GRAPH_MEDIA_TYPES, JSON_LD, mediaTypesFor, N_QUADS, N_TRIPLES, negotiateResultType, RDF_XML, RESULTS_MEDIA_TYPES,
   SPARQL_RESULTS_CSV, SPARQL_RESULTS_JSON, SPARQL_RESULTS_TSV, SPARQL_RESULTS_XML, TRIG, TURTLE, type ResultType,
 } from './media-types.js';
 export { CHUNK_SIZE, createResultWriter, resultChunks, serialiseResult, serialiseResultToString } from './serialise.js';
 export { parseResults, resultsFormatFromExtension } from './parse.js';
 export { parseJsonResults } from './json.js';
+export { RdfXmlError, rdfXmlChunks } from './rdf-xml.js';
 export { parseXmlResults, SPARQL_RESULTS_NS } from './xml.js';
 export { ASK_RESULT_COLUMN, parseCsvResults } from './csv.js';
 export { parseTsvResults } from './tsv.js';

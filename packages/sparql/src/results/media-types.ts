@@ -13,13 +13,14 @@ export const TRIG = 'application/trig';
 export const N_TRIPLES = 'application/n-triples';
 export const N_QUADS = 'application/n-quads';
 export const JSON_LD = 'application/ld+json';
+export const RDF_XML = 'application/rdf+xml';
 
 export type ResultType = QueryResult['type'];
 
 /** Formats for solution sequences and booleans, the default first. */
 export const RESULTS_MEDIA_TYPES: readonly string[] = [SPARQL_RESULTS_JSON, SPARQL_RESULTS_XML, SPARQL_RESULTS_CSV, SPARQL_RESULTS_TSV];
 /** Formats for graphs (CONSTRUCT, DESCRIBE), the default first. */
-export const GRAPH_MEDIA_TYPES: readonly string[] = [TURTLE, N_TRIPLES, N_QUADS, TRIG, JSON_LD];
+export const GRAPH_MEDIA_TYPES: readonly string[] = [TURTLE, N_TRIPLES, N_QUADS, TRIG, JSON_LD, RDF_XML];
 
 /** Other names clients use, mapped to the canonical type, per result kind. */
 const RESULTS_ALIASES: Readonly<Record<string, string>> = {
@@ -36,6 +37,8 @@ const GRAPH_ALIASES: Readonly<Record<string, string>> = {
   'text/x-nquads': N_QUADS,
   'application/x-trig': TRIG,
   'application/json': JSON_LD,
+  // Not application/xml: a browser asks for that at q=0.9, and should get Turtle, not RDF/XML.
+  'text/rdf+xml': RDF_XML,
 };
 
 /** The media types a result of this type can be written in, the default first. */

@@ -11,8 +11,9 @@ import type { QueryResult } from '../api.js';
 import { csvResultChunks } from './csv.js';
 import { jsonLdChunks } from './json-ld.js';
 import { jsonResultChunks } from './json.js';
+import { rdfXmlChunks } from './rdf-xml.js';
 import {
-  canonicalMediaType, JSON_LD, mediaTypesFor, N_QUADS, N_TRIPLES, SPARQL_RESULTS_CSV, SPARQL_RESULTS_JSON, SPARQL_RESULTS_TSV,
+  canonicalMediaType, JSON_LD, mediaTypesFor, N_QUADS, N_TRIPLES, RDF_XML, SPARQL_RESULTS_CSV, SPARQL_RESULTS_JSON, SPARQL_RESULTS_TSV,
   SPARQL_RESULTS_XML, TRIG, TURTLE,
 } from './media-types.js';
 import { CHUNK_SIZE } from './text-buffer.js';
@@ -56,6 +57,7 @@ export function resultChunks(result: QueryResult, mediaType: string): Generator<
   }
   if (result.type === 'quads') {
     if (canonical === JSON_LD) return jsonLdChunks(result.quads);
+    if (canonical === RDF_XML) return rdfXmlChunks(result.quads);
     return rdfChunks(result.quads, RDF_FORMATS[canonical]!);
   }
   switch (canonical) {

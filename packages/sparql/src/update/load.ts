@@ -9,7 +9,11 @@ import { formatFromExtension, parseQuadKeys } from '@ianode/rdf';
 import { SparqlError } from '../errors.js';
 import type { UpdateOptions } from './api.js';
 
-export function createFileLoader(root: string): NonNullable<UpdateOptions['load']> {
+/** Readers for formats @ianode/rdf does not parse (RDF/XML ...): file extension (lower case,
+ * without the dot) -> a function giving the document's N-Triples or N-Quads text. */
+export type LoadConverters = Readonly<Record<string, (text: string, baseIRI: string) => Promise<string>>>;
+
+export function createFileLoader(root: string, converters: LoadConverters = {}): NonNullable<UpdateOptions['load']> {
   const base = path.resolve(root);
   return async (iri, sink) => {
     if (!iri.startsWith('file:')) {
@@ -18,6 +22,12 @@ export function createFileLoader(root: string): NonNullable<UpdateOptions['load'
     const file = path.resolve(fileURLToPath(iri));
     if (file !== base && !file.startsWith(base + path.sep)) {
       throw new SparqlError('SPARQL_UNSUPPORTED', `LOAD <${iri}> refused: only files under the configured load folder may be loaded`);
+    }
+    const extension = path.extname(file).slice(1).toLowerCase();
+    const convert = Object.prototype.hasOwnProperty.call(converters, extension) ? converters[extension] : undefined;
+    if (convert !== undefined) {
+      parseQuadKeys(await convert(await readFile(file, 'utf8'), iri), { format: 'application/n-quads', baseIRI: iri }, sink);
+      return;
     }
     const format = formatFromExtension(file);
     if (format === undefined) throw new Error(`LOAD <${iri}>: unknown RDF format (file extension)`);
