@@ -15,6 +15,7 @@ import {
   brotliCompress, constants as zlib, createBrotliCompress, createDeflate, createGzip, deflate, gzip, type BrotliCompress, type Deflate, type Gzip,
 } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { addVary } from '@ianode/service';
 import { N_QUADS, N_TRIPLES, RDF_XML, SPARQL_RESULTS_XML, TRIG, TURTLE } from '../sparql-results.js';
 
 /** A request whose body was not read to the end (timeout, stop, early refusal): answer, then close
@@ -177,7 +178,8 @@ class AnswerTail extends Transform {
 
 /** `Vary` for an answer negotiated on Accept (and compressed by Accept-Encoding). */
 export function varyNegotiated(reply: FastifyReply): void {
-  reply.header('vary', 'Accept, Accept-Encoding');
+  addVary(reply, 'Accept');
+  addVary(reply, 'Accept-Encoding');
 }
 
 /** A query worker's answer (pool/pool.ts): its first chunk was already produced, so the status
