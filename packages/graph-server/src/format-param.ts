@@ -48,23 +48,29 @@ function values(source: Record<string, unknown> | undefined, name: string): stri
 }
 
 /**
- * The Accept value that the request's `format` / `output` parameter (URL or form body) stands
- * for, with the parameter as given; undefined when there is none. Throws 400 for an unknown
- * name or more than one value.
+ * The Accept value that the request's `format` / `output` parameters (URL or form body) stand
+ * for, with the parameters as given; undefined when there is none. Several values are allowed
+ * and keep their order (SPARQLWrapper sends each format twice, e.g. `format=tsv` and
+ * `format=text/tab-separated-values`, and a media type list such as
+ * `application/ld+json,application/x-json+ld`): the first one that can carry the answer wins.
+ * Throws 400 naming a value that is neither a known short name nor a media type.
  */
 export function formatParameter(request: FastifyRequest, form?: Record<string, unknown>): { accept: string; given: string } | undefined {
   const url = (request.query ?? {}) as Record<string, unknown>;
   const given = [...values(url, 'format'), ...values(url, 'output'), ...values(form, 'format'), ...values(form, 'output')];
   // A `+` written unescaped in a URL arrives as a space (`rdf+xml`, `application/rdf+xml`).
-  const distinct = [...new Set(given.map((v) => v.trim().replace(/ /g, '+')))];
-  if (distinct.length === 0) return undefined;
-  if (distinct.length > 1) throw new GraphServerError('BAD_REQUEST', `give one format= (or output=), not ${distinct.map((v) => JSON.stringify(v)).join(' and ')}`);
-  const value = distinct[0]!;
-  const types = FORMAT_NAMES[value.toLowerCase()];
-  if (types !== undefined) return { accept: types.join(', '), given: value };
-  const essence = value.split(';')[0]!.trim();
-  if (MEDIA_TYPE.test(essence)) return { accept: value, given: value };
-  throw new GraphServerError('BAD_REQUEST', `unknown format ${JSON.stringify(value)} (format= / output=): use one of ${Object.keys(FORMAT_NAMES).join(', ')}, or a media type`);
+  const items = given.flatMap((v) => v.split(',')).map((v) => v.trim().replace(/ /g, '+')).filter((v) => v !== '');
+  if (items.length === 0) return undefined;
+  const types: string[] = [];
+  for (const item of items) {
+    const named = FORMAT_NAMES[item.toLowerCase()];
+    if (named !== undefined) types.push(...named);
+    else if (MEDIA_TYPE.test(item.split(';')[0]!.trim())) types.push(item);
+    else throw new GraphServerError('BAD_REQUEST', `unknown format ${JSON.stringify(item)} (format= / output=): use one of ${Object.keys(FORMAT_NAMES).join(', ')}, or a media type`);
+  }
+  // Falling q-values keep the parameters' order (the negotiator breaks ties by its own preference).
+  const accept = [...new Set(types)].slice(0, 500).map((type, i) => `${type};q=${((1000 - i) / 1000).toFixed(3)}`).join(', ');
+  return { accept, given: [...new Set(given)].join(', ') };
 }
 
 /** The Accept value a negotiated read goes by: the format parameter's, else the header. */

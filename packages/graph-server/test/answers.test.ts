@@ -229,6 +229,11 @@ describe('format= and output=', () => {
     ['format=trig', construct, 'application/trig'],
     ['format=jsonld', construct, 'application/ld+json'],
     ['format=application/rdf+xml', construct, 'application/rdf+xml'],
+    // SPARQLWrapper repeats each format as a name and a media type, on format, output and results.
+    ['format=tsv&format=text/tab-separated-values&output=tsv&output=text/tab-separated-values&results=tsv', select, 'text/tab-separated-values'],
+    ['format=json-ld&format=application/ld%2Bjson,application/x-json%2Bld&output=json-ld', construct, 'application/ld+json'],
+    ['format=rdf%2Bxml&format=application/rdf%2Bxml&output=rdf%2Bxml', construct, 'application/rdf+xml'],
+    ['format=csv&output=json', select, 'text/csv'],
   ])('%s overrides Accept', async (param, query, type) => {
     const r = await fetch(`${base}/ds/query?query=${query}&${param}`, { headers: { accept: 'image/png' } });
     expect(r.status, await r.clone().text()).toBe(200);
