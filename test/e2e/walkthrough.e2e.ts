@@ -101,23 +101,32 @@ describe('npm start, then SPEC §9', () => {
     );
   });
 
-  it('SPEC §3 reference example through /ds/upload: contractor sees 1 triple, employee 2, nobody the unlabelled one', async () => {
-    const trig = `PREFIX authz: <http://ndtp.co.uk/security#>
-PREFIX : <http://example/ref/>
-:person4321 :phone "0400 111 333" ; :empId 4321 .
-:person9876 :empId 9876 .
-GRAPH authz:labels {
+  it('SPEC §3 reference example through /ds/upload: the unlabelled triple is refused (no one could read it), then contractor sees 1 triple, employee 2', async () => {
+    const labels = `GRAPH authz:labels {
   [ authz:pattern ':person4321 :phone "0400 111 333"' ; authz:label "*" ] .
   [ authz:pattern ':person9876 :empId 9876' ; authz:label "employee" ] .
 }`;
-    const response = await fetch(`http://localhost:${ports.graph}/ds/upload`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${tokens.ADMIN_USER_EMAIL}`, 'content-type': 'text/trig' },
-      body: trig,
-    });
-    expect(response.status).toBe(200);
-    expect(await response.json()).toMatchObject({ quads: 3, labels: 2 });
+    const prefixes = `PREFIX authz: <http://ndtp.co.uk/security#>
+PREFIX : <http://example/ref/>
+`;
+    const upload = (body: string) =>
+      fetch(`http://localhost:${ports.graph}/ds/upload`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${tokens.ADMIN_USER_EMAIL}`, 'content-type': 'text/trig' },
+        body,
+      });
     const q = 'SELECT ?s ?p ?o WHERE { ?s ?p ?o FILTER(STRSTARTS(STR(?s), "http://example/ref/")) }';
+    // As in SPEC §3, :person4321 :empId 4321 has no label: it would take the default `!`, which
+    // no one, its writer included, can read; the write is refused and nothing is stored.
+    const refused = await upload(`${prefixes}:person4321 :phone "0400 111 333" ; :empId 4321 .\n:person9876 :empId 9876 .\n${labels}`);
+    expect(refused.status).toBe(400);
+    const error = (await refused.json()) as { code: string; message: string };
+    expect(error.code).toBe('LABEL_NOT_VISIBLE_TO_WRITER');
+    expect(error.message).toMatch(/"!" \(the dataset's default label[^)]*\) on 1 quad\b/);
+    expect(triples(await sparql(tokens.ADMIN_USER_EMAIL!, q))).toEqual([]);
+    const response = await upload(`${prefixes}:person4321 :phone "0400 111 333" .\n:person9876 :empId 9876 .\n${labels}`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ quads: 2, labelEntries: 2, inserted: 2, labels: [{ label: '*', quads: 1 }, { label: 'employee', quads: 1 }] });
     const contractor = triples(await sparql(tokens.USER_EMAIL!, q));
     const employee = triples(await sparql(tokens.ADMIN_USER_EMAIL!, q));
     expect(contractor).toEqual(['http://example/ref/person4321 http://example/ref/phone 0400 111 333']);
