@@ -2,6 +2,7 @@
 import type { DestinationStream } from 'pino';
 import type { ScryptCost } from './crypto/password.js';
 import type { ThrottleSettings } from './model/throttle.js';
+import type { UserCreatedWebhook } from './events/user-created.js';
 import type { SeedDocument } from './seed/seed-schema.js';
 
 export interface AdminCredentials {
@@ -35,6 +36,12 @@ export interface IdpConfig {
   scryptCost?: ScryptCost;
   /** Largest request body (default 1 MiB). */
   bodyLimit?: number;
+  /**
+   * Notify this URL when a user is created (events/user-created.ts): a JWT signed with the pool's
+   * key, verified by the receiver through the JWKS. `IDP_USER_CREATED_WEBHOOK_URL` /
+   * `--user-created-webhook`; audience `IDP_USER_CREATED_AUDIENCE` (default `ianode-access-service`).
+   */
+  userCreatedWebhook?: UserCreatedWebhook;
 }
 
 export const DEFAULT_PORT = 9229;

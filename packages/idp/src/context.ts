@@ -8,6 +8,7 @@ import { newAccessKeyId, newSecretAccessKey } from './crypto/random.js';
 import type { Db } from './db/database.js';
 import { createKeyStore, type KeyStore } from './keys/key-store.js';
 import { DEFAULT_THROTTLE, type ThrottleSettings } from './model/throttle.js';
+import type { User } from './model/users.js';
 
 export interface IdpContext {
   readonly db: Db;
@@ -22,6 +23,11 @@ export interface IdpContext {
   readonly signatureMaxSkewMs: number;
   readonly throttle: ThrottleSettings;
   readonly scryptCost: ScryptCost;
+  /**
+   * Tells the configured webhook that a user was created (events/user-created.ts); a no-op without
+   * one. Every creation path calls it once the user is stored; it never throws nor waits.
+   */
+  notifyUserCreated(poolId: string, user: User): void;
 }
 
 export interface MutableBaseUrl {
@@ -46,6 +52,7 @@ export function createContext(db: Db, config: IdpConfig): IdpContext & MutableBa
     signatureMaxSkewMs: config.signatureMaxSkewMs ?? DEFAULT_SKEW_MS,
     throttle: { ...DEFAULT_THROTTLE, ...config.throttle },
     scryptCost: config.scryptCost ?? DEFAULT_COST,
+    notifyUserCreated: () => {},
   };
 }
 

@@ -12,3 +12,4 @@ export { SeedError } from './seed/seed-schema.js';
 export { openDatabase, DB_FILE } from './db/database.js';
 export { createContext } from './context.js';
 export { OPERATIONS } from './cognito/api.js';
+export { createUserCreatedNotifier, userCreatedToken, DEFAULT_WEBHOOK_AUDIENCE, type UserCreatedWebhook } from './events/user-created.js';
