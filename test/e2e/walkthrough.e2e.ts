@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signRequestV4 } from '@ianode/idp';
 import { NpmStartNode } from './support.js';
 
 const node = new NpmStartNode('e2e');
@@ -187,6 +188,31 @@ curl -sS -o /dev/null -w '%{http_code}\\n' -X PUT -H "Authorization: bearer $IDP
     expect(Number(again.exec(node.output)![1])).not.toBe(pids.graph);
     const q = 'SELECT ?s ?p ?o WHERE { ?s ?p ?o FILTER(STRSTARTS(STR(?s), "http://example/ref/")) }';
     expect(triples(await sparql(tokens.USER_EMAIL!, q))).toEqual(['http://example/ref/person4321 http://example/ref/phone 0400 111 333']);
+  });
+
+  it('a user created in the IdP with group ianode_read reads at once, no access-service step (issue 15, config/access-demo.yaml)', async () => {
+    const idp = `http://localhost:${ports.idp}`;
+    const secret = bash('printf %s "$AWS_SECRET_ACCESS_KEY"');
+    const keyId = bash('printf %s "$AWS_ACCESS_KEY_ID"');
+    const pool = bash('printf %s "$USER_POOL_ID"');
+    const cognito = async (operation: string, body: Record<string, unknown>): Promise<Response> => {
+      const payload = JSON.stringify({ UserPoolId: pool, ...body });
+      const headers = signRequestV4(
+        { method: 'POST', url: '/', headers: { 'content-type': 'application/x-amz-json-1.1', 'x-amz-target': `AWSCognitoIdentityProviderService.${operation}`, host: `localhost:${ports.idp}` }, body: payload },
+        { accessKeyId: keyId, secretAccessKey: secret, region: 'us-east-1', service: 'cognito-idp', now: Date.now() },
+      );
+      return fetch(`${idp}/`, { method: 'POST', headers, body: payload });
+    };
+    const email = 'new.reader@example.org';
+    expect((await cognito('AdminCreateUser', { Username: email, UserAttributes: [{ Name: 'email', Value: email }, { Name: 'email_verified', Value: 'true' }], MessageAction: 'SUPPRESS' })).status).toBe(200);
+    expect((await cognito('AdminSetUserPassword', { Username: email, Password: 'Ianode-demo-1x', Permanent: true })).status).toBe(200);
+    expect((await cognito('AdminAddUserToGroup', { Username: email, GroupName: 'ianode_read' })).status).toBe(200);
+    const out = bash(`IDP_ADMIN_PASSWORD='Ianode-demo-1x' source idp-local/fetch_id_token.sh ${email} >&2 && printf '%s' "$IDP_ID_TOKEN"`);
+    const q = 'SELECT ?s ?p ?o WHERE { ?s ?p ?o FILTER(STRSTARTS(STR(?s), "http://example/ref/")) }';
+    // Data labelled `*` is what a reader with no other attribute sees.
+    expect(triples(await sparql(out, q))).toEqual(['http://example/ref/person4321 http://example/ref/phone 0400 111 333']);
+    const me = JSON.parse(bash(`curl -sS -H "Authorization: bearer ${out}" localhost:${ports.access}/whoami`)) as { active: boolean; groups: string[] };
+    expect(me).toMatchObject({ active: true, groups: ['ianode_read'] });
   });
 
   it('a second npm start reuses the data (no second demo load, same admin key)', async () => {
