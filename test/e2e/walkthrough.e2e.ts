@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signRequestV4 } from '@ianode/idp';
 import { NpmStartNode } from './support.js';
 
 const node = new NpmStartNode('e2e');
@@ -101,23 +102,32 @@ describe('npm start, then SPEC §9', () => {
     );
   });
 
-  it('SPEC §3 reference example through /ds/upload: contractor sees 1 triple, employee 2, nobody the unlabelled one', async () => {
-    const trig = `PREFIX authz: <http://ndtp.co.uk/security#>
-PREFIX : <http://example/ref/>
-:person4321 :phone "0400 111 333" ; :empId 4321 .
-:person9876 :empId 9876 .
-GRAPH authz:labels {
+  it('SPEC §3 reference example through /ds/upload: the unlabelled triple is refused (no one could read it), then contractor sees 1 triple, employee 2', async () => {
+    const labels = `GRAPH authz:labels {
   [ authz:pattern ':person4321 :phone "0400 111 333"' ; authz:label "*" ] .
   [ authz:pattern ':person9876 :empId 9876' ; authz:label "employee" ] .
 }`;
-    const response = await fetch(`http://localhost:${ports.graph}/ds/upload`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${tokens.ADMIN_USER_EMAIL}`, 'content-type': 'text/trig' },
-      body: trig,
-    });
-    expect(response.status).toBe(200);
-    expect(await response.json()).toMatchObject({ quads: 3, labels: 2 });
+    const prefixes = `PREFIX authz: <http://ndtp.co.uk/security#>
+PREFIX : <http://example/ref/>
+`;
+    const upload = (body: string) =>
+      fetch(`http://localhost:${ports.graph}/ds/upload`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${tokens.ADMIN_USER_EMAIL}`, 'content-type': 'text/trig' },
+        body,
+      });
     const q = 'SELECT ?s ?p ?o WHERE { ?s ?p ?o FILTER(STRSTARTS(STR(?s), "http://example/ref/")) }';
+    // As in SPEC §3, :person4321 :empId 4321 has no label: it would take the default `!`, which
+    // no one, its writer included, can read; the write is refused and nothing is stored.
+    const refused = await upload(`${prefixes}:person4321 :phone "0400 111 333" ; :empId 4321 .\n:person9876 :empId 9876 .\n${labels}`);
+    expect(refused.status).toBe(400);
+    const error = (await refused.json()) as { code: string; message: string };
+    expect(error.code).toBe('LABEL_NOT_VISIBLE_TO_WRITER');
+    expect(error.message).toMatch(/"!" \(the dataset's default label[^)]*\) on 1 quad\b/);
+    expect(triples(await sparql(tokens.ADMIN_USER_EMAIL!, q))).toEqual([]);
+    const response = await upload(`${prefixes}:person4321 :phone "0400 111 333" .\n:person9876 :empId 9876 .\n${labels}`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ quads: 2, labelEntries: 2, inserted: 2, labels: [{ label: '*', quads: 1 }, { label: 'employee', quads: 1 }] });
     const contractor = triples(await sparql(tokens.USER_EMAIL!, q));
     const employee = triples(await sparql(tokens.ADMIN_USER_EMAIL!, q));
     expect(contractor).toEqual(['http://example/ref/person4321 http://example/ref/phone 0400 111 333']);
@@ -178,6 +188,31 @@ curl -sS -o /dev/null -w '%{http_code}\\n' -X PUT -H "Authorization: bearer $IDP
     expect(Number(again.exec(node.output)![1])).not.toBe(pids.graph);
     const q = 'SELECT ?s ?p ?o WHERE { ?s ?p ?o FILTER(STRSTARTS(STR(?s), "http://example/ref/")) }';
     expect(triples(await sparql(tokens.USER_EMAIL!, q))).toEqual(['http://example/ref/person4321 http://example/ref/phone 0400 111 333']);
+  });
+
+  it('a user created in the IdP with group ianode_read reads at once, no access-service step (issue 15, config/access-demo.yaml)', async () => {
+    const idp = `http://localhost:${ports.idp}`;
+    const secret = bash('printf %s "$AWS_SECRET_ACCESS_KEY"');
+    const keyId = bash('printf %s "$AWS_ACCESS_KEY_ID"');
+    const pool = bash('printf %s "$USER_POOL_ID"');
+    const cognito = async (operation: string, body: Record<string, unknown>): Promise<Response> => {
+      const payload = JSON.stringify({ UserPoolId: pool, ...body });
+      const headers = signRequestV4(
+        { method: 'POST', url: '/', headers: { 'content-type': 'application/x-amz-json-1.1', 'x-amz-target': `AWSCognitoIdentityProviderService.${operation}`, host: `localhost:${ports.idp}` }, body: payload },
+        { accessKeyId: keyId, secretAccessKey: secret, region: 'us-east-1', service: 'cognito-idp', now: Date.now() },
+      );
+      return fetch(`${idp}/`, { method: 'POST', headers, body: payload });
+    };
+    const email = 'new.reader@example.org';
+    expect((await cognito('AdminCreateUser', { Username: email, UserAttributes: [{ Name: 'email', Value: email }, { Name: 'email_verified', Value: 'true' }], MessageAction: 'SUPPRESS' })).status).toBe(200);
+    expect((await cognito('AdminSetUserPassword', { Username: email, Password: 'Ianode-demo-1x', Permanent: true })).status).toBe(200);
+    expect((await cognito('AdminAddUserToGroup', { Username: email, GroupName: 'ianode_read' })).status).toBe(200);
+    const out = bash(`IDP_ADMIN_PASSWORD='Ianode-demo-1x' source idp-local/fetch_id_token.sh ${email} >&2 && printf '%s' "$IDP_ID_TOKEN"`);
+    const q = 'SELECT ?s ?p ?o WHERE { ?s ?p ?o FILTER(STRSTARTS(STR(?s), "http://example/ref/")) }';
+    // Data labelled `*` is what a reader with no other attribute sees.
+    expect(triples(await sparql(out, q))).toEqual(['http://example/ref/person4321 http://example/ref/phone 0400 111 333']);
+    const me = JSON.parse(bash(`curl -sS -H "Authorization: bearer ${out}" localhost:${ports.access}/whoami`)) as { active: boolean; groups: string[] };
+    expect(me).toMatchObject({ active: true, groups: ['ianode_read'] });
   });
 
   it('a second npm start reuses the data (no second demo load, same admin key)', async () => {

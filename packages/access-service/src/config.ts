@@ -1,5 +1,6 @@
 import type { TokenVerifier } from '@ianode/auth';
 import type { FastifyServerOptions } from 'fastify';
+import type { ProvisioningConfig } from './provisioning.js';
 import type { SeedDocument } from './seed.js';
 
 /** Configuration of `createAccessServer`. */
@@ -35,6 +36,12 @@ export interface AccessServerConfig {
   userClaims?: string[];
   /** `ADMIN_GROUP`: the group whose members may use the admin API (default `ianode_admin`). */
   adminGroup?: string;
+  /**
+   * Provisioning (src/provisioning.ts, docs/operations.md "Provisioning users"): rules that activate
+   * users from their token's groups, and whether the IdP's user-creation notifications are taken.
+   * Default: none (an administrator activates every user).
+   */
+  provisioning?: ProvisioningConfig;
   /** A seed applied at start (a document, or the path of a YAML/JSON file). */
   seed?: SeedDocument | string;
   /** Fastify's logger option (pino options or a boolean); default `{ level: 'info' }`. */

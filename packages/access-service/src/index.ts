@@ -19,3 +19,7 @@ export type {
   UserRecord,
 } from './directory/types.js';
 export { applySeed, readSeedFile, type SeedDocument, type SeedReport } from './seed.js';
+export {
+  checkProvisioning, createProvisioner, readAccessConfigFile, DEFAULT_NOTIFICATION_AUDIENCE,
+  type AutoActivateRule, type NotificationSettings, type ProvisioningConfig, type Provisioner,
+} from './provisioning.js';

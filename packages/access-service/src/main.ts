@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /**
- * Entry point: `node dist/main.js --port 8091 --data ./data/access --seed seed/demo.yaml`.
+ * Entry point: `node dist/main.js --port 8091 --data ./data/access --seed seed/demo.yaml [--config access.yaml]`
+ * (`--config`, or ACCESS_CONFIG: provisioning rules and IdP notifications, src/provisioning.ts).
  * Environment: OPENID_PROVIDER_URL and/or JWKS_URL (one is required), TOKEN_CLIENT_IDS (required:
  * the app client ids whose ID tokens are accepted; TOKEN_AUDIENCE is the older name),
  * ACCEPT_ACCESS_TOKENS (true/false), LINK_BY_EMAIL (true/false), GROUPS_KEY (default cognito:groups),
@@ -9,10 +10,11 @@
  */
 import { envFlag, envList, envValue, parseCorsOrigins, parseOptions, parsePort, runService, UsageError } from '@ianode/service';
 import { DEFAULT_ADMIN_GROUP, DEFAULT_PORT } from './config.js';
+import { readAccessConfigFile } from './provisioning.js';
 import { createAccessServer, type AccessServer } from './server.js';
 
-const USAGE = `usage: ianode-access [--port 8091] [--host 127.0.0.1] [--data ./data/access] [--seed seed.yaml]
-environment: OPENID_PROVIDER_URL and/or JWKS_URL (required), TOKEN_CLIENT_IDS (required), ACCEPT_ACCESS_TOKENS, LINK_BY_EMAIL, REVOCATION_URL,
+const USAGE = `usage: ianode-access [--port 8091] [--host 127.0.0.1] [--data ./data/access] [--seed seed.yaml] [--config access.yaml]
+environment: OPENID_PROVIDER_URL and/or JWKS_URL (required), TOKEN_CLIENT_IDS (required), ACCEPT_ACCESS_TOKENS, LINK_BY_EMAIL, REVOCATION_URL, ACCESS_CONFIG,
              GROUPS_KEY, ADMIN_GROUP, USER_CLAIMS, CORS_ORIGINS, LOG_LEVEL`;
 
 async function start(): Promise<AccessServer | undefined> {
@@ -22,6 +24,8 @@ async function start(): Promise<AccessServer | undefined> {
     host: { type: 'string', default: envValue(env, 'HOST') ?? '127.0.0.1' },
     data: { type: 'string', default: envValue(env, 'DATA_DIR') ?? './data/access' },
     seed: { type: 'string' },
+    // provisioning rules and IdP notifications (docs/operations.md "Provisioning users")
+    config: { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help) {
@@ -47,6 +51,8 @@ async function start(): Promise<AccessServer | undefined> {
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
+  const configPath = values.config ?? envValue(env, 'ACCESS_CONFIG');
+  const file = configPath === undefined ? undefined : readAccessConfigFile(configPath, env);
   const server = await createAccessServer({
     clientIds,
     acceptAccessTokens: envFlag(env, 'ACCEPT_ACCESS_TOKENS') ?? false,
@@ -54,6 +60,7 @@ async function start(): Promise<AccessServer | undefined> {
     ...(revocationUrl === undefined ? {} : { revocationUrl }),
     dataDir: values.data,
     ...(values.seed === undefined ? {} : { seed: values.seed }),
+    ...(file === undefined ? {} : { provisioning: file.provisioning }),
     ...(jwksUrl === undefined ? {} : { jwksUrl }),
     ...(openIdProviderUrl === undefined ? {} : { openIdProviderUrl }),
     groupsClaim: envValue(env, 'GROUPS_KEY') ?? 'cognito:groups',

@@ -12,6 +12,8 @@ import { registerHierarchyRoutes } from './http/routes/hierarchies.js';
 import { registerMetaRoutes } from './http/routes/meta.js';
 import { registerSelfRoutes, sightingOf } from './http/routes/self.js';
 import { registerUserRoutes } from './http/routes/users.js';
+import { registerProvisioningRoutes } from './http/routes/provisioning.js';
+import { createProvisioner, type Provisioner } from './provisioning.js';
 import { applySeed, readSeedFile, type SeedReport } from './seed.js';
 
 /** A registered route (method and Fastify path, e.g. `GET /users/:id`). */
@@ -28,6 +30,8 @@ export interface AccessServer {
   routes: RouteEntry[];
   /** What the seed created (empty lists without a seed). */
   seeded: SeedReport;
+  /** The provisioning rules in force. */
+  provisioner: Provisioner;
   /** Starts listening; resolves to the base URL. */
   listen(options?: { port?: number; host?: string }): Promise<string>;
   /** Stops the server and closes the database. */
@@ -158,11 +162,34 @@ export async function createAccessServer(config: AccessServerConfig): Promise<Ac
         { name: 'self', description: 'Identity and attribute resolution' },
         { name: 'admin', description: `Directory administration (callers in the ${adminGroup} group)` },
         { name: 'meta', description: 'Health and this document' },
+        { name: 'provisioning', description: 'User-creation notifications from the identity provider (when configured)' },
       ],
     },
   });
+  let provisioner: Provisioner;
+  try {
+    provisioner = createProvisioner(directory, config.provisioning?.autoActivate ?? [], app.log);
+  } catch (error) {
+    directory.close();
+    throw error;
+  }
   registerMetaRoutes(app, directory);
-  registerSelfRoutes(app, directory, { linkByEmail });
+  registerSelfRoutes(app, directory, { linkByEmail, provisioner });
+  const notifications = config.provisioning?.notifications;
+  if (notifications !== undefined) {
+    const issuer = config.openIdProviderUrl?.replace(/\/+$/, '');
+    if (issuer === undefined) {
+      directory.close();
+      throw new Error('provisioning.notifications needs OPENID_PROVIDER_URL: the issuer the IdP signs notifications as');
+    }
+    registerProvisioningRoutes(app, directory, provisioner, {
+      settings: notifications,
+      issuer,
+      jwksUrl: config.jwksUrl ?? `${issuer}/.well-known/jwks.json`,
+      linkByEmail,
+      now: clock,
+    });
+  }
   registerHierarchyRoutes(app, directory);
   registerUserRoutes(app, directory);
   registerGroupRoutes(app, directory);
@@ -181,6 +208,7 @@ export async function createAccessServer(config: AccessServerConfig): Promise<Ac
     verifier,
     routes,
     seeded,
+    provisioner,
     async listen(options = {}) {
       return app.listen({ port: options.port ?? 0, host: options.host ?? '127.0.0.1' });
     },

@@ -134,7 +134,7 @@ describe('Directory', () => {
   });
 
   it('uses WAL and a schema version', () => {
-    expect(directory.db.pragma('user_version', { simple: true })).toBe(2);
+    expect(directory.db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
     expect(directory.db.pragma('foreign_keys', { simple: true })).toBe(1);
   });
 });
@@ -151,13 +151,50 @@ describe('migration of a directory made before identities were linked', () => {
       old.close();
       const migrated = Directory.open(data);
       try {
-        expect(migrated.db.pragma('user_version', { simple: true })).toBe(2);
+        expect(migrated.db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
         expect(migrated.unlinkedCount()).toBe(1);
         expect(migrated.getUser('admin@old.example')).toMatchObject({ active: true, subject: null });
         const seen = { issuer: 'http://idp', subject: 's-admin', groups: [], email: 'Admin@Old.Example' };
         expect(migrated.resolveSubject({ ...seen, emailVerified: false }, { linkByEmail: true, create: false }).user).toBeUndefined();
         expect(migrated.resolveSubject({ ...seen, emailVerified: true }, { linkByEmail: true, create: false }).user?.id).toBe('admin@old.example');
         expect(migrated.unlinkedCount()).toBe(0);
+      } finally {
+        migrated.close();
+      }
+    } finally {
+      rmSync(data, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('migration 3 (provisioning rules): inactive entries count as switched off by an administrator', () => {
+  it('except those recorded on first sight and never changed; an active entry counts as activated by an administrator', () => {
+    const data = mkdtempSync(join(tmpdir(), 'ianode-access-v2-'));
+    try {
+      const old = new Database(join(data, DATABASE_FILE));
+      old.exec(MIGRATIONS[0]!);
+      old.exec(MIGRATIONS[1]!);
+      old.pragma('user_version = 2');
+      const insert = old.prepare('INSERT INTO users (id, active, created_at, updated_at) VALUES (?, ?, ?, ?)');
+      insert.run('seen-only', 0, 't1', 't1');
+      insert.run('seen-then-changed', 0, 't1', 't2');
+      insert.run('made-inactive', 0, 't1', 't1');
+      insert.run('active', 1, 't1', 't1');
+      const link = old.prepare("INSERT INTO user_subjects (issuer, subject, user_id, linked_by, linked_at) VALUES ('http://idp', ?, ?, ?, 't1')");
+      link.run('s1', 'seen-only', 'sighting');
+      link.run('s2', 'seen-then-changed', 'sighting');
+      link.run('s3', 'made-inactive', 'admin');
+      old.close();
+      const migrated = Directory.open(data);
+      try {
+        expect(migrated.getUser('seen-only')).toMatchObject({ active: false, deactivatedAt: null, activatedBy: null });
+        expect(migrated.getUser('seen-then-changed')).toMatchObject({ active: false, deactivatedAt: 't2' });
+        expect(migrated.getUser('made-inactive')).toMatchObject({ active: false, deactivatedAt: 't1' });
+        expect(migrated.getUser('active')).toMatchObject({ active: true, deactivatedAt: null, activatedBy: 'admin' });
+        // A rule activates only the first.
+        expect(migrated.autoActivate('seen-only', 'ianode_read', {}).activated).toBe(true);
+        expect(migrated.autoActivate('made-inactive', 'ianode_read', {}).activated).toBe(false);
+        expect(migrated.getUser('made-inactive')!.active).toBe(false);
       } finally {
         migrated.close();
       }

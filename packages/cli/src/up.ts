@@ -136,7 +136,16 @@ export async function up(options: UpOptions, supervisorOptions: SupervisorOption
         '--log-level', options.logLevel,
       ],
       // The region stays the default the banner's AWS_DEFAULT_REGION names.
-      env: { ...withoutKeys(base, ['IDP_REGION']), IDP_CORS_ORIGINS: corsOrigins, IDP_ADMIN_ACCESS_KEY_ID: admin.accessKeyId, IDP_ADMIN_SECRET_ACCESS_KEY: admin.secretAccessKey },
+      env: {
+        ...withoutKeys(base, ['IDP_REGION']),
+        IDP_CORS_ORIGINS: corsOrigins,
+        IDP_ADMIN_ACCESS_KEY_ID: admin.accessKeyId,
+        IDP_ADMIN_SECRET_ACCESS_KEY: admin.secretAccessKey,
+        // Users created in the IdP are announced to the access service, whose demo rule activates
+        // members of ianode_read (config/access-demo.yaml; docs/operations.md "Provisioning users").
+        IDP_USER_CREATED_WEBHOOK_URL: `${local(options.accessPort)}/provisioning/user-created`,
+        IDP_USER_CREATED_AUDIENCE: 'ianode-access-service',
+      },
       healthUrl: `${local(options.idpPort)}/health`,
     },
     {
@@ -147,6 +156,7 @@ export async function up(options: UpOptions, supervisorOptions: SupervisorOption
         '--port', String(options.accessPort), '--host', options.host,
         '--data', path.join(options.dataDir, 'access'),
         '--seed', path.join(REPO_ROOT, 'packages/access-service/seed/demo.yaml'),
+        '--config', path.join(REPO_ROOT, 'config/access-demo.yaml'),
       ],
       env: {
         ...base,

@@ -125,8 +125,19 @@ export interface SecurityConfig {
   attributeCacheMs: number;
 }
 
+export interface WritesConfig {
+  /**
+   * Accept a write whose resulting label the writer could not read itself (secure mode). Off
+   * (default): such a write is refused with 400 LABEL_NOT_VISIBLE_TO_WRITER and nothing stored,
+   * so data never vanishes from its own writer's sight. On: it is stored (e.g. a loader account
+   * that files data for others under labels it does not hold).
+   */
+  allowUnreadableLabels: boolean;
+}
+
 export interface GraphServerConfig {
   dataset: DatasetConfig;
+  writes: WritesConfig;
   limits: LimitsConfig;
   security: SecurityConfig;
   /** GraphQL endpoint on (answers 501 until GraphQL lands) or off (404). */
@@ -145,6 +156,7 @@ export const DEFAULT_PORT = 3030;
 /** A partial configuration as a file or a caller gives it. */
 export interface GraphServerConfigInput {
   dataset?: Partial<DatasetConfig> & { permissions?: Partial<Record<Operation, string>> };
+  writes?: Partial<WritesConfig>;
   limits?: Partial<LimitsConfig>;
   security?: Partial<SecurityConfig>;
   graphql?: boolean;
@@ -168,6 +180,7 @@ export function defaultConfig(): GraphServerConfig {
       bodyIdleTimeoutMs: 30_000, bodyTimeoutMs: 600_000, spoolMemoryBytes: 16 * 1024 * 1024, shutdownGraceMs: 30_000,
       queryWorkers: 0, queryQueue: 256 },
     security: { attributeCacheMs: 30_000 },
+    writes: { allowUnreadableLabels: false },
     graphql: false,
     cors: { origins: [] },
   };
@@ -182,6 +195,7 @@ export function resolveConfig(input: GraphServerConfigInput = {}): GraphServerCo
       ...stripUndefined(input.dataset ?? {}),
       permissions: { ...base.dataset.permissions, ...stripUndefined(input.dataset?.permissions ?? {}) },
     },
+    writes: { ...base.writes, ...stripUndefined(input.writes ?? {}) },
     limits: { ...base.limits, ...stripUndefined(input.limits ?? {}) },
     security: { ...base.security, ...stripUndefined(input.security ?? {}) },
     graphql: input.graphql ?? base.graphql,
@@ -203,6 +217,7 @@ export function resolveConfig(input: GraphServerConfigInput = {}): GraphServerCo
     if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) throw new TypeError(`limits.${field} must be a non-negative number`);
   }
   if (typeof config.graphql !== 'boolean') throw new TypeError('graphql must be true or false');
+  if (typeof config.writes.allowUnreadableLabels !== 'boolean') throw new TypeError('writes.allowUnreadableLabels must be true or false');
   return config;
 }
 

@@ -24,6 +24,7 @@ export type GraphServerErrorCode =
   | 'SHUTTING_DOWN'
   | 'UNAVAILABLE'
   | 'CLIENT_CLOSED'
+  | 'LABEL_NOT_VISIBLE_TO_WRITER'
   | 'INTERNAL';
 
 export class GraphServerError extends ServiceError<GraphServerErrorCode> {
@@ -76,6 +77,7 @@ const STATUS: Record<Exclude<AnyCode, AuthErrorCode>, number> = {
   SHUTTING_DOWN: 503,
   UNAVAILABLE: 503,
   CLIENT_CLOSED: 400,
+  LABEL_NOT_VISIBLE_TO_WRITER: 400,
   INTERNAL: 500,
   SPARQL_SYNTAX: 400,
   SPARQL_UNSUPPORTED: 501,

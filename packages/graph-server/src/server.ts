@@ -216,7 +216,7 @@ export async function createGraphServer(input: GraphServerConfigInput | GraphSer
       graphql: (caller, job) => pool.graphql(job, jobCaller(caller)),
       graph: (caller, job) => pool.graph(job, jobCaller(caller)),
     },
-    writer: createWriter(store),
+    writer: createWriter(store, { defaultLabel: config.dataset.defaultLabel, allowUnreadableLabels: config.writes.allowUnreadableLabels }),
     bodies: {
       deadline: (what) => {
         const deadline = new BodyDeadline({ idleMs: bodyIdleTimeoutMs, totalMs: bodyTimeoutMs }, timers, what, (d) => openBodies.delete(d));

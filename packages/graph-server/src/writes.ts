@@ -8,8 +8,13 @@
  * - a quad it cannot see is left exactly as it is, data and label, whatever the request says
  *   (enforced by the store at commit resolution: `WriteOptions.writable` is the caller's
  *   visibility, so no route can forget it);
- * - the reply does not depend on whether such a quad exists: counts come from the request, and
- *   every acknowledged write commits and advances the txId (`commitEmpty`), changed or not.
+ * - the reply does not depend on whether such a quad exists: the counts and labels are the
+ *   store's `WriteOutcome`, in which a quad the writer may not write counts as absent, and every
+ *   acknowledged write commits and advances the txId (`commitEmpty`), changed or not;
+ * - in secure mode, a write whose resulting label (of any quad it adds or labels) the writer
+ *   could not read itself is refused (400 `LABEL_NOT_VISIBLE_TO_WRITER`, nothing stored), unless
+ *   the configuration says `writes.allowUnreadableLabels: true`. The labels checked and named
+ *   are the writer's own (header, labels graph), the dataset default, or labels it can see.
  *
  * Every write request is ONE store transaction. Reads inside it go through the caller's view of
  * the snapshot taken when the transaction starts (one writer at a time, so nothing commits in
@@ -19,7 +24,7 @@ import type { FastifyRequest } from 'fastify';
 import { validateLabel } from '@ianode/abac';
 import { namedNode, type Dataset } from '@ianode/rdf';
 import { createFileLoader, executeUpdate, parseUpdate, type ParsedUpdate, type UpdateOp, type UpdateResult } from '@ianode/sparql';
-import type { KeyQuad, LoadResult, PreparedLoad, QuadStore, WriteOptions, WriteTransaction } from '@ianode/store';
+import type { KeyQuad, LoadResult, PreparedLoad, QuadStore, WriteOptions, WriteOutcome, WriteTransaction } from '@ianode/store';
 import { GraphServerError } from './errors.js';
 import { rdfXmlToNQuads } from './rdfxml.js';
 import type { RouteContext } from './routes/context.js';
@@ -38,24 +43,54 @@ export function requestLabel(request: FastifyRequest): string | undefined {
 export interface Writer {
   /** One atomic, durable transaction in the caller's write scope; `view` is the caller's view of
    * the state the transaction starts from. */
-  transaction<T>(caller: Caller, body: (tx: WriteTransaction, view: Dataset) => T | Promise<T>): Promise<{ value: T; txId: number }>;
+  transaction<T>(caller: Caller, body: (tx: WriteTransaction, view: Dataset) => T | Promise<T>): Promise<{ value: T; txId: number; outcome: WriteOutcome }>;
   /** Commit an upload parsed before (`prepareLoad`) in the caller's write scope. */
   load(caller: Caller, prepared: PreparedLoad): Promise<LoadResult>;
 }
 
-/** The caller's write options: may write what it can see (open mode: everything); always commit. */
-function writeOptions(caller: Caller): WriteOptions {
-  return { writable: caller.visible, commitEmpty: true };
+export interface WriterOptions {
+  /** The dataset's default label (for the error message: it is named as such). */
+  defaultLabel: string;
+  /** `writes.allowUnreadableLabels`: accept writes whose label the writer could not read. */
+  allowUnreadableLabels: boolean;
 }
 
-export function createWriter(store: QuadStore): Writer {
+/** The caller's write options: may write what it can see (open mode: everything); always
+ * commit; in secure mode, refuse a resulting label the caller could not read (unless allowed). */
+function writeOptions(caller: Caller, options: WriterOptions): WriteOptions {
+  const visible = caller.visible;
+  const check = visible === undefined || options.allowUnreadableLabels ? undefined : (outcome: WriteOutcome) => checkLabels(outcome, visible, options.defaultLabel);
+  return { writable: visible, commitEmpty: true, ...(check ? { accept: check } : {}) };
+}
+
+/**
+ * Throws `LABEL_NOT_VISIBLE_TO_WRITER` when a resulting label is one the writer could not read.
+ * The outcome's labels are those the writer supplied, the default, or labels it can see (quads
+ * and pending labels it cannot see count as absent in a `WriteOutcome`), so naming them tells the
+ * writer nothing it could not know.
+ */
+function checkLabels(outcome: WriteOutcome, visible: (label: string) => boolean, defaultLabel: string): void {
+  const unreadable = outcome.labels.filter((entry) => !safeVisible(visible, entry.label));
+  if (unreadable.length === 0) return;
+  const named = unreadable
+    .map((entry) => `${JSON.stringify(entry.label)}${entry.label === defaultLabel ? ' (the dataset\'s default label, given to quads written without a Security-Label)' : ''} on ${entry.quads} quad${entry.quads === 1 ? '' : 's'}`)
+    .join(', ');
+  throw new GraphServerError(
+    'LABEL_NOT_VISIBLE_TO_WRITER',
+    `nothing was stored: the write would label data ${named}, which your own attributes do not satisfy, so you could not read, change or delete it afterwards. ` +
+      'Send a Security-Label header your attributes satisfy, or label the data in the TriG labels graph (<http://ndtp.co.uk/security#labels>, uploads only). ' +
+      '(An administrator can allow such writes with writes.allowUnreadableLabels: true in the dataset configuration.)',
+  );
+}
+
+export function createWriter(store: QuadStore, options: WriterOptions): Writer {
   return {
     transaction: (caller, body) =>
       store.write((tx) => {
         const snapshot = store.snapshot();
         return body(tx, caller.visible === undefined ? snapshot : snapshot.view(caller.visible));
-      }, writeOptions(caller)),
-    load: (caller, prepared) => store.load(prepared, writeOptions(caller)),
+      }, writeOptions(caller, options)),
+    load: (caller, prepared) => store.load(prepared, writeOptions(caller, options)),
   };
 }
 
@@ -69,7 +104,7 @@ export interface WriteScope {
 }
 
 /** Runs `body` as one atomic, durable store transaction with the caller's write scope. */
-export async function withWriteScope<T>(ctx: RouteContext, caller: Caller, label: string | undefined, body: (scope: WriteScope) => T | Promise<T>): Promise<{ value: T; txId: number }> {
+export async function withWriteScope<T>(ctx: RouteContext, caller: Caller, label: string | undefined, body: (scope: WriteScope) => T | Promise<T>): Promise<{ value: T; txId: number; outcome: WriteOutcome }> {
   const visible = caller.visible;
   const effectiveLabel = label ?? ctx.config.dataset.defaultLabel;
   return ctx.writer.transaction(caller, async (tx, view) => {
@@ -124,6 +159,28 @@ export function withProtocolDataset(parsed: ParsedUpdate, dataset: UpdateDataset
 
 /** LOAD reads RDF/XML files (`.rdf`, `.owl`) too. */
 const LOAD_CONVERTERS = { rdf: rdfXmlToNQuads, owl: rdfXmlToNQuads };
+/**
+ * What every write reply says (docs/graph-server.md, "Write replies"): the store's outcome as the
+ * writer sees it, and the commit's txId.
+ */
+export interface WriteCounts {
+  /** Quads that were not there before and are now. */
+  inserted: number;
+  /** Quads that were there under another label and now have the written one. */
+  relabelled: number;
+  /** Quads that were there and are gone. */
+  deleted: number;
+  /** Quads written that were there already with the same label (nothing changed for them). */
+  unchanged: number;
+  /** The label each written quad has now, with how many (sorted by label). */
+  labels: { label: string; quads: number }[];
+  txId: number;
+}
+
+export function writeCounts(outcome: WriteOutcome, txId: number): WriteCounts {
+  const { inserted, relabelled, deleted, unchanged, labels } = outcome;
+  return { inserted, relabelled, deleted, unchanged, labels, txId };
+}
 
 /** SPARQL Update for a caller: parse (400 before any write), then one transaction. */
 export async function runSparqlUpdate(
@@ -131,7 +188,7 @@ export async function runSparqlUpdate(
   request: FastifyRequest,
   text: string,
   options: { baseIRI?: string | undefined; using?: UpdateDataset | undefined } = {},
-): Promise<UpdateResult & { txId: number }> {
+): Promise<{ operations: number } & WriteCounts> {
   const caller = request.caller!;
   const label = requestLabel(request);
   const parsed = withProtocolDataset(parseUpdate(text, { baseIRI: options.baseIRI ?? ctx.baseIRI }), options.using);
@@ -139,8 +196,9 @@ export async function runSparqlUpdate(
   const loadDir = process.env.IANODE_UPDATE_LOAD_DIR;
   let value: UpdateResult;
   let txId: number;
+  let outcome: WriteOutcome;
   try {
-    ({ value, txId } = await withWriteScope(ctx, caller, label, (scope) =>
+    ({ value, txId, outcome } = await withWriteScope(ctx, caller, label, (scope) =>
       executeUpdate(scope.view, parsed, { applyOps: (ops) => scope.apply(ops) }, {
         deadline: queryTimeoutMs > 0 ? Date.now() + queryTimeoutMs : undefined,
         rowBudget: resultRows > 0 ? resultRows : undefined,
@@ -153,8 +211,9 @@ export async function runSparqlUpdate(
     audit(request, 'sparql-update', { outcome: 'failed', code: (error as { code?: string }).code, label });
     throw error;
   }
-  audit(request, 'sparql-update', { outcome: 'ok', operations: value.operations, inserted: value.inserted, deleted: value.deleted, label, txId });
-  return { ...value, txId };
+  const counts = writeCounts(outcome, txId);
+  audit(request, 'sparql-update', { outcome: 'ok', operations: value.operations, inserted: counts.inserted, relabelled: counts.relabelled, deleted: counts.deleted, label, txId });
+  return { operations: value.operations, ...counts };
 }
 
 /** The audit line of a write: pino, `audit: true`, who, what, how much. */

@@ -99,12 +99,23 @@ describe('SPARQL Update endpoint', () => {
     expect((await sparqlUpdate('writer', 'INSERT DATA { <http://e/a> <http://e/b> 1 }', { 'security-label': 'a & (' })).status).toBe(400);
   });
 
-  it('inserted quads take the Security-Label header, else the default label', async () => {
+  it('inserted quads take the Security-Label header; the default label the writer cannot see is refused, naming it', async () => {
     await reset();
-    await sparqlUpdate('writer', 'INSERT DATA { <http://e/x> <http://e/p> "labelled" }', { 'security-label': 'engineer' });
-    await sparqlUpdate('writer', 'INSERT DATA { <http://e/x> <http://e/p> "default" }');
+    const labelled = await sparqlUpdate('writer', 'INSERT DATA { <http://e/x> <http://e/p> "labelled" }', { 'security-label': 'engineer' });
+    expect(labelled.status).toBe(200);
+    expect(await labelled.json()).toMatchObject({ inserted: 1, labels: [{ label: 'engineer', quads: 1 }] });
+    const unlabelled = await sparqlUpdate('writer', 'INSERT DATA { <http://e/x> <http://e/p> "default" }');
+    expect(unlabelled.status).toBe(400);
+    const error = (await unlabelled.json()) as { code: string; message: string };
+    expect(error.code).toBe('LABEL_NOT_VISIBLE_TO_WRITER');
+    expect(error.message).toMatch(/"employee" \(the dataset's default label/);
+    expect(error.message).toMatch(/Security-Label header/);
     expect(server.store.labelOf({ s: '<http://e/x', p: '<http://e/p', o: '"labelled"', g: '' })).toBe('engineer');
-    expect(server.store.labelOf({ s: '<http://e/x', p: '<http://e/p', o: '"default"', g: '' })).toBe('employee');
+    expect(server.store.labelOf({ s: '<http://e/x', p: '<http://e/p', o: '"default"', g: '' })).toBeUndefined();
+    // The admin holds `employee`: the default label is one it can read, so it may write unlabelled.
+    const byAdmin = await sparqlUpdate('admin', 'INSERT DATA { <http://e/x> <http://e/p> "default" }');
+    expect(byAdmin.status).toBe(200);
+    expect(await byAdmin.json()).toMatchObject({ inserted: 1, labels: [{ label: 'employee', quads: 1 }] });
     const seen = await everything('writer');
     expect(seen).toContain('http://e/x http://e/p labelled');
     expect(seen).not.toContain('http://e/x http://e/p default');
@@ -160,7 +171,7 @@ describe('SPARQL Update endpoint', () => {
 
   it('every write is in the audit log', async () => {
     logLines.length = 0;
-    await sparqlUpdate('writer', 'INSERT DATA { <http://e/audit> <http://e/p> 1 }');
+    await sparqlUpdate('writer', 'INSERT DATA { <http://e/audit> <http://e/p> 1 }', { 'security-label': 'engineer' });
     const line = logLines.find((l) => l.audit === true);
     // Who wrote is the token's identity (iss, sub); the display name is there for people.
     expect(line).toMatchObject({ audit: true, user: 'writer@test', identity: JSON.stringify([ISSUER, 'writer@test']), operation: 'sparql-update', outcome: 'ok', inserted: 1 });

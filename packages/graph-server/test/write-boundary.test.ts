@@ -65,12 +65,12 @@ interface Node {
 const PENDING = `PREFIX authz: <http://ndtp.co.uk/security#>
 GRAPH authz:labels { [ authz:pattern '<http://example/emp> <http://example/p> "staff only"' ; authz:label "employee" ] . }`;
 
-async function node(withHidden: boolean | 'pending'): Promise<Node> {
+async function node(withHidden: boolean | 'pending', allowUnreadableLabels = false): Promise<Node> {
   const store = await openStore({ defaultLabel: 'employee' });
   await store.load(PUBLIC, { format: 'application/trig', label: '*' });
   await store.load(withHidden === 'pending' ? PENDING : withHidden ? HIDDEN : DECOY, { format: 'application/trig', label: 'employee' });
   const server = await createGraphServer(
-    { security: { jwksUrl: `${jwks.url}/jwks.json`, openIdProviderUrl: ISSUER, userAttributesUrl: access.url, clientIds: [CLIENT] }, dataset: { name: 'ds', defaultLabel: 'employee' } },
+    { security: { jwksUrl: `${jwks.url}/jwks.json`, openIdProviderUrl: ISSUER, userAttributesUrl: access.url, clientIds: [CLIENT] }, dataset: { name: 'ds', defaultLabel: 'employee' }, writes: { allowUnreadableLabels } },
     { logger: false, store, jwksCooldownMs: 0 },
   );
   return { server, store, base: await server.listen({ port: 0 }) };
@@ -168,19 +168,35 @@ describe('a writer can neither change nor detect a quad it cannot see', () => {
     }
   });
 
-  it("the labels graph labels the writer's own new quads, also those under a default label it cannot see", async () => {
-    const a = await node(true);
-    try {
-      const body = `PREFIX authz: <http://ndtp.co.uk/security#>
+  it("the labels graph labels the writer's own new quads; the rest would take a default label it cannot see: refused, unless the dataset allows it", async () => {
+    const body = `PREFIX authz: <http://ndtp.co.uk/security#>
 PREFIX : <http://example/ref/>
 :person4321 :phone "0400 111 333" ; :empId 4321 .
 GRAPH authz:labels { [ authz:pattern ':person4321 :phone "0400 111 333"' ; authz:label "*" ] . }`;
+    const phone = { s: '<http://example/ref/person4321', p: '<http://example/ref/phone', o: '"0400 111 333"', g: '' };
+    const empId = { s: '<http://example/ref/person4321', p: '<http://example/ref/empId', o: '"4321"^^http://www.w3.org/2001/XMLSchema#integer', g: '' };
+    const a = await node(true);
+    try {
       const r = await rawRequest(a.base, 'POST', '/ds/upload', { authorization: `Bearer ${tokens['writer@test']}`, 'content-type': 'text/trig' }, body);
-      expect(r.status).toBe(200);
-      expect(a.store.labelOf({ s: '<http://example/ref/person4321', p: '<http://example/ref/phone', o: '"0400 111 333"', g: '' })).toBe('*');
-      expect(a.store.labelOf({ s: '<http://example/ref/person4321', p: '<http://example/ref/empId', o: '"4321"^^http://www.w3.org/2001/XMLSchema#integer', g: '' })).toBe('employee');
+      expect(r.status).toBe(400);
+      const error = JSON.parse(r.text) as { code: string; message: string };
+      expect(error.code).toBe('LABEL_NOT_VISIBLE_TO_WRITER');
+      expect(error.message).toMatch(/"employee" \(the dataset's default label[^)]*\) on 1 quad\b/);
+      expect(error.message).not.toMatch(/"\*"/); // the visible label is not what is wrong
+      expect(a.store.labelOf(phone)).toBeUndefined();
+      expect(a.store.labelOf(empId)).toBeUndefined();
     } finally {
       await a.server.close();
+    }
+    const allowed = await node(true, true);
+    try {
+      const r = await rawRequest(allowed.base, 'POST', '/ds/upload', { authorization: `Bearer ${tokens['writer@test']}`, 'content-type': 'text/trig' }, body);
+      expect(r.status).toBe(200);
+      expect(JSON.parse(r.text)).toMatchObject({ quads: 2, inserted: 2, labels: [{ label: '*', quads: 1 }, { label: 'employee', quads: 1 }] });
+      expect(allowed.store.labelOf(phone)).toBe('*');
+      expect(allowed.store.labelOf(empId)).toBe('employee');
+    } finally {
+      await allowed.server.close();
     }
   });
 

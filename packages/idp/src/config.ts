@@ -3,6 +3,7 @@ import type { DestinationStream } from 'pino';
 import type { OnUserCreated } from './auth/user-created.js';
 import type { ScryptCost } from './crypto/password.js';
 import type { ThrottleSettings } from './model/throttle.js';
+import type { UserCreatedWebhook } from './events/user-created.js';
 import type { SeedDocument } from './seed/seed-schema.js';
 
 export interface AdminCredentials {
@@ -46,6 +47,12 @@ export interface IdpConfig {
    * none. A failure is logged and does not undo the confirmation (`src/auth/user-created.ts`).
    */
   onUserCreated?: OnUserCreated;
+  /**
+   * Notify this URL when a user is created (events/user-created.ts): a JWT signed with the pool's
+   * key, verified by the receiver through the JWKS. `IDP_USER_CREATED_WEBHOOK_URL` /
+   * `--user-created-webhook`; audience `IDP_USER_CREATED_AUDIENCE` (default `ianode-access-service`).
+   */
+  userCreatedWebhook?: UserCreatedWebhook;
 }
 
 export const DEFAULT_PORT = 9229;

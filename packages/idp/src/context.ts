@@ -9,6 +9,7 @@ import { newAccessKeyId, newSecretAccessKey } from './crypto/random.js';
 import type { Db } from './db/database.js';
 import { createKeyStore, type KeyStore } from './keys/key-store.js';
 import { DEFAULT_THROTTLE, type ThrottleSettings } from './model/throttle.js';
+import type { User } from './model/users.js';
 
 export interface IdpContext {
   readonly db: Db;
@@ -25,6 +26,11 @@ export interface IdpContext {
   readonly scryptCost: ScryptCost;
   /** The user-created callback of the configuration, if any (`auth/user-created.ts` calls it). */
   readonly onUserCreated: OnUserCreated | undefined;
+  /**
+   * Tells the configured webhook that a user was created (events/user-created.ts); a no-op without
+   * one. Every creation path calls it once the user is stored; it never throws nor waits.
+   */
+  notifyUserCreated(poolId: string, user: User): void;
 }
 
 export interface MutableBaseUrl {
@@ -50,6 +56,7 @@ export function createContext(db: Db, config: IdpConfig): IdpContext & MutableBa
     throttle: { ...DEFAULT_THROTTLE, ...config.throttle },
     scryptCost: config.scryptCost ?? DEFAULT_COST,
     onUserCreated: config.onUserCreated,
+    notifyUserCreated: () => {},
   };
 }
 

@@ -13,3 +13,4 @@ export { openDatabase, DB_FILE } from './db/database.js';
 export { createContext } from './context.js';
 export { OPERATIONS } from './cognito/api.js';
 export type { OnUserCreated, UserCreatedEvent } from './auth/user-created.js';
+export { createUserCreatedNotifier, userCreatedToken, DEFAULT_WEBHOOK_AUDIENCE, type UserCreatedWebhook } from './events/user-created.js';

@@ -24,7 +24,7 @@ import { createIdpServer, type IdpServer } from './server.js';
 const NAME = 'ianode-idp';
 
 const USAGE = `usage:
-  ianode-idp [serve] [--port 9229] [--host 127.0.0.1] [--data ./data/idp] [--seed FILE] [--public-url URL] [--log-level info] [--cors-origins ORIGINS]
+  ianode-idp [serve] [--port 9229] [--host 127.0.0.1] [--data ./data/idp] [--seed FILE] [--public-url URL] [--user-created-webhook URL] [--log-level info] [--cors-origins ORIGINS]
   ianode-idp rotate-keys --pool POOL_ID [--data ./data/idp]
   ianode-idp admin-key [--data ./data/idp]
   ianode-idp outbox --pool POOL_ID [--data ./data/idp]`;
@@ -41,6 +41,7 @@ function options(argv: string[]) {
       data: { type: 'string' },
       seed: { type: 'string' },
       'public-url': { type: 'string' },
+      'user-created-webhook': { type: 'string' },
       'log-level': { type: 'string' },
       'cors-origins': { type: 'string' },
       region: { type: 'string' },
@@ -72,6 +73,8 @@ async function serve(v: ReturnType<typeof options>['values']): Promise<IdpServer
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
+  const webhook = v['user-created-webhook'] ?? envValue(env, 'IDP_USER_CREATED_WEBHOOK_URL');
+  if (webhook !== undefined && !/^https?:\/\//i.test(webhook)) throw new Error(`the user-creation webhook must be an http(s) URL, got ${JSON.stringify(webhook)}`);
   const server = await createIdpServer({
     dataDir: v.data ?? env.IDP_DATA_DIR ?? './data/idp',
     ...(publicUrl ? { publicUrl } : {}),
@@ -80,6 +83,7 @@ async function serve(v: ReturnType<typeof options>['values']): Promise<IdpServer
     ...(adminCredentials ? { adminCredentials } : {}),
     corsOrigins,
     log: { level: v['log-level'] ?? env.IDP_LOG_LEVEL ?? 'info' },
+    ...(webhook ? { userCreatedWebhook: { url: webhook, ...(env.IDP_USER_CREATED_AUDIENCE ? { audience: env.IDP_USER_CREATED_AUDIENCE } : {}) } } : {}),
   });
   if (server.admin.generated) {
     // Printed once, on the start that generated it; never written to the log.

@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { cognitoApi, rewriteCognitoUrl } from './cognito/api.js';
 import type { AdminCredentials, IdpConfig } from './config.js';
 import { createContext, type IdpContext } from './context.js';
+import { createUserCreatedNotifier } from './events/user-created.js';
 import { openDatabase } from './db/database.js';
 import { pruneSessions } from './model/sessions.js';
 import { authorizeRoutes } from './oidc/authorize.js';
@@ -54,6 +55,8 @@ function formParser(_req: unknown, body: string, done: (err: Error | null, value
 export async function createIdpServer(config: IdpConfig): Promise<IdpServer> {
   const db = openDatabase(config.dataDir);
   const ctx = createContext(db, config);
+  /** Notifications on their way (awaited at close, so none outlives the server). */
+  const notifications = new Set<Promise<void>>();
   // The service skeleton: log redaction (the IdP adds passwords and logs the path only) and
   // request ids, always generated here and echoed as AWS does (`x-amzn-requestid`).
   const app = createServiceApp({
@@ -68,6 +71,15 @@ export async function createIdpServer(config: IdpConfig): Promise<IdpServer> {
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false } },
     routerOptions: { ignoreTrailingSlash: true },
   });
+
+  if (config.userCreatedWebhook !== undefined) {
+    const notify = createUserCreatedNotifier(ctx, config.userCreatedWebhook, app.log.child({ component: 'user-created-webhook' }));
+    ctx.notifyUserCreated = (poolId, user) => {
+      const delivery = notify(poolId, user);
+      notifications.add(delivery);
+      void delivery.finally(() => notifications.delete(delivery));
+    };
+  }
 
   app.setNotFoundHandler((request, reply) =>
     reply.code(404).send({ error: 'not_found', message: `No route for ${request.method} ${request.url.split('?')[0]}` }),
@@ -107,6 +119,7 @@ export async function createIdpServer(config: IdpConfig): Promise<IdpServer> {
 
   app.addHook('onClose', async () => {
     clearInterval(prune);
+    await Promise.all([...notifications]);
     db.close();
   });
 

@@ -60,6 +60,31 @@ export interface WriteOptions {
   /** Commit (log an empty transaction and advance the txId) even when nothing changed, so the
    * txId a writer is told does not depend on whether its writes found quads it cannot see. */
   commitEmpty?: boolean | undefined;
+  /**
+   * Called with the transaction's outcome once it is resolved, before anything is logged or
+   * applied: throwing refuses the transaction (it is rolled back, nothing stored) and the error
+   * is what the write rejects with. The graph server's label check (a writer may not write data
+   * it could not read) is this hook.
+   */
+  accept?: ((outcome: WriteOutcome) => void) | undefined;
+}
+
+/**
+ * What a transaction did, as the writer sees it: a stored quad or pending label it may not write
+ * (`writable`) counts as absent, so nothing here depends on data it cannot see.
+ */
+export interface WriteOutcome {
+  /** Quads present after the transaction that were not before. */
+  inserted: number;
+  /** Quads present before and after under another label. */
+  relabelled: number;
+  /** Quads present before and not after. */
+  deleted: number;
+  /** Quads the transaction added that were there already with the same label. */
+  unchanged: number;
+  /** The resulting label of every quad the transaction added or labelled and that is present
+   * after it (the default label by its text), with how many; sorted by label. */
+  labels: { label: string; quads: number }[];
 }
 
 export interface LoadOptions extends WriteOptions {
@@ -98,6 +123,8 @@ export interface LoadResult {
   labels: number;
   /** Commit sequence number of the transaction. */
   txId: number;
+  /** What the load did (`WriteOutcome`). */
+  outcome: WriteOutcome;
 }
 
 /** Quad in dictionary-key form (see @ianode/rdf terms.ts); `g` '' = default graph. */
@@ -154,7 +181,7 @@ export interface QuadStore extends Dataset {
   transaction<T>(body: (tx: WriteTransaction) => T | Promise<T>, options?: WriteOptions): Promise<T>;
   /** `transaction`, also telling the txId of the commit (the current one when nothing was
    * committed and `commitEmpty` is off). */
-  write<T>(body: (tx: WriteTransaction) => T | Promise<T>, options?: WriteOptions): Promise<{ value: T; txId: number }>;
+  write<T>(body: (tx: WriteTransaction) => T | Promise<T>, options?: WriteOptions): Promise<{ value: T; txId: number; outcome: WriteOutcome }>;
   /** Label text of a stored quad, or undefined when absent ('' never: default is reported as the
    * default label's text). */
   labelOf(quad: KeyQuad): string | undefined;

@@ -39,7 +39,7 @@ export async function loadRdf(
   input: string | AsyncIterable<string | Uint8Array>,
   options: LoadOptions,
   onProgress: () => void = () => undefined,
-): Promise<Omit<LoadResult, 'txId'>> {
+): Promise<Omit<LoadResult, 'txId' | 'outcome'>> {
   const headerLabel = options.label === undefined ? NO_LABEL : labels.intern(options.label);
   const entries = new Map<string, LabelEntry>();
   let quads = 0;
@@ -124,7 +124,7 @@ export async function prepareLoad(input: string | AsyncIterable<string | Uint8Ar
 }
 
 /** Stage a prepared load in a transaction (caller holds the writer lock). */
-export function loadPrepared(tx: TxBuffer, dict: TermDictionary, labels: LabelTable, prepared: PreparedLoad): Omit<LoadResult, 'txId'> {
+export function loadPrepared(tx: TxBuffer, dict: TermDictionary, labels: LabelTable, prepared: PreparedLoad): Omit<LoadResult, 'txId' | 'outcome'> {
   if (prepared.kind !== 'prepared-load') throw new TypeError('load: not a PreparedLoad (build it with prepareLoad)');
   const ids = new Uint32Array(prepared.terms.length);
   for (let i = 1; i < ids.length; i++) ids[i] = dict.intern(prepared.terms[i]!);

@@ -11,7 +11,7 @@ import { existsSync, rmSync } from 'node:fs';
 import type { Dataset, IdQuad, LabelPredicate, QuadBatch, QuadPattern, Term } from '@ianode/rdf';
 import { TermDictionary } from '@ianode/rdf';
 import type {
-  KeyQuad, LoadOptions, LoadResult, PreparedLoad, QuadStore, StoreClock, StoreLog, StoreOptions, StoreStats, WriteOptions, WriteTransaction,
+  KeyQuad, LoadOptions, LoadResult, PreparedLoad, QuadStore, StoreClock, StoreLog, StoreOptions, StoreStats, WriteOptions, WriteOutcome, WriteTransaction,
 } from './api.js';
 import { RowColumns } from './columns.js';
 import { compactRows } from './compaction.js';
@@ -196,7 +196,7 @@ export class LabelledQuadStore implements QuadStore {
     const body = isPrepared(input)
       ? (tx: TxBuffer) => loadPrepared(tx, this.dict, this.labels, input)
       : (tx: TxBuffer) => loadRdf(tx, this.dict, this.labels, input, options as LoadOptions, () => this.logTermsAhead());
-    return this.transactionWithId(body, options).then(([result, txId]) => ({ ...result, txId }));
+    return this.transactionWithId(body, options).then(([result, txId, outcome]) => ({ ...result, txId, outcome }));
   }
 
   async transaction<T>(body: (tx: WriteTransaction) => T | Promise<T>, options: WriteOptions = {}): Promise<T> {
@@ -204,18 +204,18 @@ export class LabelledQuadStore implements QuadStore {
     return result;
   }
 
-  async write<T>(body: (tx: WriteTransaction) => T | Promise<T>, options: WriteOptions = {}): Promise<{ value: T; txId: number }> {
-    const [value, txId] = await this.transactionWithId(body, options);
-    return { value, txId };
+  async write<T>(body: (tx: WriteTransaction) => T | Promise<T>, options: WriteOptions = {}): Promise<{ value: T; txId: number; outcome: WriteOutcome }> {
+    const [value, txId, outcome] = await this.transactionWithId(body, options);
+    return { value, txId, outcome };
   }
 
-  private transactionWithId<T>(body: (tx: TxBuffer) => T | Promise<T>, options: WriteOptions): Promise<[T, number]> {
+  private transactionWithId<T>(body: (tx: TxBuffer) => T | Promise<T>, options: WriteOptions): Promise<[T, number, WriteOutcome]> {
     const run = this.lock.then(() => this.runTransaction(body, options));
     this.lock = run.catch(() => undefined);
     return run;
   }
 
-  private async runTransaction<T>(body: (tx: TxBuffer) => T | Promise<T>, options: WriteOptions): Promise<[T, number]> {
+  private async runTransaction<T>(body: (tx: TxBuffer) => T | Promise<T>, options: WriteOptions): Promise<[T, number, WriteOutcome]> {
     if (this.closed) throw new StoreError('STORE_CLOSED', 'the store is closed');
     const firstRow = this.cols.length;
     const firstTerm = this.dict.size;
@@ -226,12 +226,14 @@ export class LabelledQuadStore implements QuadStore {
     try {
       const result = await body(tx);
       const effects = tx.resolve(this.runs, this.pending);
+      const outcome = this.outcomeOf(effects);
+      options.accept?.(outcome);
       const changed =
         effects.addRows.length > 0 || effects.deleteRows.length > 0 || effects.pendingSet.size > 0 || effects.pendingDelete.length > 0;
       if (!changed) {
         await this.rollBack(firstRow, firstTerm, firstLabel, logStart);
         // commitEmpty: an empty transaction is still logged and advances the txId (WriteOptions).
-        if (options.commitEmpty !== true) return [result, this.state.txId];
+        if (options.commitEmpty !== true) return [result, this.state.txId, outcome];
       }
       const txId = this.state.txId + 1;
       // A big commit sorts its other index orders on worker threads while the log is written.
@@ -249,12 +251,20 @@ export class LabelledQuadStore implements QuadStore {
       this.apply(txId, effects, pendingRun ? await pendingRun : undefined);
       this.unusedRows += this.cols.length - firstRow - effects.addRows.length;
       await this.maintain();
-      return [result, txId];
+      return [result, txId, outcome];
     } catch (err) {
       if (logged) this.cols.truncate(firstRow); // the log holds its terms: keep them
       else await this.rollBack(firstRow, firstTerm, firstLabel, logStart);
       throw err;
     }
+  }
+
+  /** The resolved counts with label texts. */
+  private outcomeOf(effects: Effects): WriteOutcome {
+    const { inserted, relabelled, deleted, unchanged, labels } = effects.outcome;
+    const texts = [...labels].map(([id, quads]) => ({ label: this.labels.text(id), quads }));
+    texts.sort((a, b) => (a.label < b.label ? -1 : a.label > b.label ? 1 : 0));
+    return { inserted, relabelled, deleted, unchanged, labels: texts };
   }
 
   /** Undo an uncommitted transaction: its rows, and the terms and labels it interned, so a
@@ -465,7 +475,10 @@ export class LabelledQuadStore implements QuadStore {
       return;
     }
     const txId = frames[0]!.payload.readUInt32LE(0);
-    const effects: Effects = { addRows: new Uint32Array(0), deleteRows: [], pendingSet: new Map(), pendingDelete: [] };
+    const effects: Effects = {
+      addRows: new Uint32Array(0), deleteRows: [], pendingSet: new Map(), pendingDelete: [],
+      outcome: { inserted: 0, relabelled: 0, deleted: 0, unchanged: 0, labels: new Map() }, // not used in a replay
+    };
     const firstRow = this.cols.length;
     for (const f of frames) {
       switch (f.type) {

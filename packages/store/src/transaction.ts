@@ -49,6 +49,22 @@ export interface Effects {
   pendingSet: Map<string, number>;
   /** Pending labels to drop. */
   pendingDelete: string[];
+  /** What the transaction did, as the writer sees it (`WriteOutcome`, label ids). */
+  outcome: OutcomeCounts;
+}
+
+/**
+ * The counts of a resolved transaction as the writer sees it: a stored quad or pending label the
+ * writer may not write counts as absent, so the counts (and the labels the writer is told) are the
+ * same whether or not such a quad exists. Labels are ids here; the store turns them into text.
+ */
+export interface OutcomeCounts {
+  inserted: number;
+  relabelled: number;
+  deleted: number;
+  unchanged: number;
+  /** Resulting label id -> quads the transaction added or labelled that are present after it. */
+  labels: Map<number, number>;
 }
 
 export function quadKey(g: number, s: number, p: number, o: number): string {
@@ -131,7 +147,10 @@ export class TxBuffer implements WriteTransaction {
       (a, b) => a.s - b.s || a.p - b.p || a.o - b.o || a.g - b.g || a.seq - b.seq,
     );
     const out: number[] = [];
-    const effects: Effects = { addRows: new Uint32Array(0), deleteRows: [], pendingSet: new Map(), pendingDelete: [] };
+    const effects: Effects = {
+      addRows: new Uint32Array(0), deleteRows: [], pendingSet: new Map(), pendingDelete: [],
+      outcome: { inserted: 0, relabelled: 0, deleted: 0, unchanged: 0, labels: new Map() },
+    };
     const hasStored = runs.length > 0;
     let i = 0;
     let j = 0;
@@ -178,49 +197,32 @@ export class TxBuffer implements WriteTransaction {
     // not write is left alone by every operation; so is a pending label (a quad arriving under it
     // takes it). The writer's own adds of this transaction are its to relabel or remove.
     let pendingLocked = false;
+    let storedLocked = false;
     if (this.writable !== undefined) {
       if (stored >= 0) {
-        if (!this.mayWrite(cols.label[stored]!)) return;
+        storedLocked = !this.mayWrite(cols.label[stored]!);
       } else if (pendingBefore !== undefined && !this.mayWrite(pendingBefore)) {
         pendingLocked = true;
       }
     }
-    let present = stored >= 0;
-    let label = present ? cols.label[stored]! : 0;
-    let pendingLabel = pendingBefore;
-    let row = -1;
-    // Merge adds (by row = seq) and ops (by seq) in sequence order.
-    let a = i0;
-    let b = j0;
-    while (a < i1 || b < j1) {
-      const op = b < j1 ? ops[b] : undefined; // ops[j1] and on belong to later quads
-      if (a < i1 && (op === undefined || added[a]! < op.seq)) {
-        const r = added[a++]!;
-        let l = cols.label[r]!;
-        if (pendingLocked) l = pendingBefore!;
-        else if (l === NO_LABEL) l = present ? label : (pendingLabel ?? DEFAULT_LABEL_ID);
-        present = true;
-        label = l;
-        row = r;
-        pendingLabel = undefined;
-      } else {
-        b++;
-        if (op!.kind === OpKind.Delete) {
-          present = false;
-          row = -1;
-        } else if (pendingLocked) {
-          // a label the writer may not write decides this quad's label
-        } else if (present) {
-          label = op!.label;
-        } else {
-          pendingLabel = op!.label;
-        }
-      }
+    const storedLabel = stored >= 0 ? cols.label[stored]! : 0;
+    // The writer's view: what it may not write counts as absent (the outcome must not depend on it).
+    const seen = storedLocked || pendingLocked
+      ? replay(cols, added, i0, i1, ops, j0, j1, false, 0, undefined, false)
+      : undefined;
+    if (storedLocked) {
+      count(effects.outcome, false, 0, seen!);
+      return;
     }
+    const after = replay(cols, added, i0, i1, ops, j0, j1, stored >= 0, storedLabel, pendingBefore, pendingLocked);
+    if (seen !== undefined) count(effects.outcome, false, 0, seen);
+    else count(effects.outcome, stored >= 0, storedLabel, after);
+    const { present, label, row } = after;
+    let pendingLabel = after.pendingLabel;
     // The locked pending label is consumed by the quad's arrival, else kept.
     if (pendingLocked) pendingLabel = present ? undefined : pendingBefore;
     if (stored >= 0) {
-      if (present && label === cols.label[stored]) {
+      if (present && label === storedLabel) {
         // unchanged: keep the stored row
       } else {
         effects.deleteRows.push(stored);
@@ -240,6 +242,69 @@ export class TxBuffer implements WriteTransaction {
     if (row < 0) return this.cols.push(g, s, p, o, label);
     this.cols.label[row] = label;
     return row;
+  }
+}
+
+interface Replayed {
+  present: boolean;
+  label: number;
+  pendingLabel: number | undefined;
+  /** The row of the last add, -1 when none (or deleted since). */
+  row: number;
+  /** Whether the transaction added or labelled the quad. */
+  written: boolean;
+}
+
+/** One quad's adds (by row = seq) and ops (by seq), merged in sequence order, from a start state. */
+function replay(
+  cols: RowColumns, added: Uint32Array, i0: number, i1: number, ops: readonly Op[], j0: number, j1: number,
+  present: boolean, label: number, pendingLabel: number | undefined, pendingLocked: boolean,
+): Replayed {
+  const pendingBefore = pendingLabel;
+  let row = -1;
+  let written = false;
+  let a = i0;
+  let b = j0;
+  while (a < i1 || b < j1) {
+    const op = b < j1 ? ops[b] : undefined; // ops[j1] and on belong to later quads
+    if (a < i1 && (op === undefined || added[a]! < op.seq)) {
+      const r = added[a++]!;
+      let l = cols.label[r]!;
+      if (pendingLocked) l = pendingBefore!;
+      else if (l === NO_LABEL) l = present ? label : (pendingLabel ?? DEFAULT_LABEL_ID);
+      present = true;
+      label = l;
+      row = r;
+      written = true;
+      pendingLabel = undefined;
+    } else {
+      b++;
+      if (op!.kind === OpKind.Delete) {
+        present = false;
+        row = -1;
+        written = false;
+      } else if (pendingLocked) {
+        // a label the writer may not write decides this quad's label
+      } else if (present) {
+        label = op!.label;
+        written = true;
+      } else {
+        pendingLabel = op!.label;
+      }
+    }
+  }
+  return { present, label, pendingLabel, row, written };
+}
+
+/** Adds one quad's before/after to the outcome counts. */
+function count(outcome: OutcomeCounts, before: boolean, beforeLabel: number, after: Replayed): void {
+  if (after.present) {
+    if (!before) outcome.inserted++;
+    else if (after.label !== beforeLabel) outcome.relabelled++;
+    else if (after.written) outcome.unchanged++;
+    if (after.written) outcome.labels.set(after.label, (outcome.labels.get(after.label) ?? 0) + 1);
+  } else if (before) {
+    outcome.deleted++;
   }
 }
 

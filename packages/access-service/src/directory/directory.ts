@@ -25,6 +25,8 @@ interface UserRow {
   email: string | null;
   name: string | null;
   active: number;
+  deactivated_at: string | null;
+  activated_by: string | null;
   token_groups: string;
   token_groups_seen_at: string | null;
   last_seen_at: string | null;
@@ -111,9 +113,11 @@ export class Directory {
       const at = this.stamp();
       this.db
         .prepare(
-          `INSERT INTO users (id, username, email, name, active, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+          `INSERT INTO users (id, username, email, name, active, deactivated_at, activated_by, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         )
-        .run(id, profile('username', input.username), profile('email', input.email), profile('name', input.name), input.active === false ? 0 : 1, at, at);
+        // Created inactive by an administrator (or a seed) is a decision: no rule overrides it.
+        .run(id, profile('username', input.username), profile('email', input.email), profile('name', input.name), input.active === false ? 0 : 1,
+          input.active === false ? at : null, input.active === false ? null : 'admin', at, at);
       this.replaceAttributes(id, attributes);
       this.replaceGroups(id, groups);
       return this.requireUser(id);
@@ -131,9 +135,14 @@ export class Directory {
         name: patch.name === undefined ? user.name : profile('name', patch.name),
         active: patch.active === undefined ? user.active : patch.active,
       };
+      const stamp = this.stamp();
+      // An administrator's `active` decides for good: false is remembered (no provisioning rule
+      // reactivates the entry), true clears that.
+      const deactivatedAt = patch.active === undefined ? user.deactivatedAt : patch.active ? null : (user.deactivatedAt ?? stamp);
+      const activatedBy = patch.active === true && !user.active ? 'admin' : user.activatedBy;
       this.db
-        .prepare('UPDATE users SET username = ?, email = ?, name = ?, active = ?, updated_at = ? WHERE id = ?')
-        .run(next.username, next.email, next.name, next.active ? 1 : 0, this.stamp(), id);
+        .prepare('UPDATE users SET username = ?, email = ?, name = ?, active = ?, deactivated_at = ?, activated_by = ?, updated_at = ? WHERE id = ?')
+        .run(next.username, next.email, next.name, next.active ? 1 : 0, deactivatedAt, activatedBy, stamp, id);
       if (attributes !== undefined) {
         const merged = new Map(Object.entries(user.attributes));
         for (const [name, values] of attributes) {
@@ -270,6 +279,29 @@ export class Directory {
       }
       return existing;
     });
+  }
+
+  /**
+   * A provisioning rule's activation (src/provisioning.ts): makes an inactive entry active and adds
+   * the rule's attributes it does not hold yet, unless an administrator deactivated it. Answers the
+   * entry and whether it was activated now.
+   */
+  autoActivate(userId: string, rule: string, attributes: Record<string, AttributeValues>): { user: UserRecord; activated: boolean } {
+    return this.write(() => {
+      const user = this.requireUser(userId);
+      if (user.active || user.deactivatedAt !== null) return { user, activated: false };
+      const checked = this.checkAttributes(attributes);
+      const merged = new Map(Object.entries(user.attributes));
+      for (const [name, values] of checked) if (values !== null && !merged.has(name)) merged.set(name, values);
+      this.db.prepare('UPDATE users SET active = 1, activated_by = ?, updated_at = ? WHERE id = ?').run(`rule:${rule}`, this.stamp(), userId);
+      this.replaceAttributes(userId, merged);
+      return { user: this.requireUser(userId), activated: true };
+    });
+  }
+
+  /** Throws `VALIDATION` unless every attribute is defined and its values allowed (a rule's attributes, checked at start). */
+  validateAttributes(attributes: Record<string, AttributeValues>): void {
+    this.checkAttributes(attributes);
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -513,6 +545,8 @@ export class Directory {
       email: row.email,
       name: row.name,
       active: row.active === 1,
+      deactivatedAt: row.deactivated_at,
+      activatedBy: row.activated_by,
       attributes: Object.fromEntries(attributes),
       groups,
       tokenGroups: JSON.parse(row.token_groups) as string[],

@@ -70,4 +70,17 @@ export const MIGRATIONS: readonly string[] = [
   ) STRICT;
   CREATE INDEX users_by_email ON users(lower(email));
   `,
+  // 3 (issue 15): provisioning rules activate users from their token's groups, but never one an
+  // administrator switched off: `deactivated_at` is set when an administrator makes an entry
+  // inactive (or creates it inactive) and cleared when one makes it active.
+  `
+  ALTER TABLE users ADD COLUMN deactivated_at TEXT;
+  ALTER TABLE users ADD COLUMN activated_by TEXT;
+  -- Entries inactive before this migration count as an administrator's decision (fail closed),
+  -- except those recorded on first sight and never changed since (updated_at = created_at).
+  UPDATE users SET deactivated_at = updated_at
+   WHERE active = 0
+     AND NOT (updated_at = created_at AND id IN (SELECT user_id FROM user_subjects WHERE linked_by = 'sighting'));
+  UPDATE users SET activated_by = 'admin' WHERE active = 1;
+  `,
 ];

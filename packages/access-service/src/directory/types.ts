@@ -10,6 +10,10 @@ export interface UserRecord {
   name: string | null;
   /** Inactive users resolve to no data attributes. */
   active: boolean;
+  /** When an administrator made the entry inactive (provisioning rules never reactivate it); null otherwise. */
+  deactivatedAt: string | null;
+  /** What last activated the entry: `admin`, or `rule:<group>` (a provisioning rule); null when unknown. */
+  activatedBy: string | null;
   /** Attribute name → values (in the order given). */
   attributes: Record<string, string[]>;
   /** Directory group memberships (set through the admin API). */

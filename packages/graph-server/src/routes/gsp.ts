@@ -33,7 +33,7 @@ import { guarded, type BodyDeadline } from '../body-reader.js';
 import { isJsonLd, jsonLdToNQuads } from '../jsonld.js';
 import { isRdfXml, rdfXmlToNQuads } from '../rdfxml.js';
 import { directGraphIri, parameterIri, requestOrigin } from '../request-iri.js';
-import { audit, requestLabel, withWriteScope } from '../writes.js';
+import { audit, requestLabel, withWriteScope, writeCounts } from '../writes.js';
 import type { GraphTarget } from '../pool/graph-read.js';
 import { GraphServerError } from '../errors.js';
 import type { RouteContext } from './context.js';
@@ -203,7 +203,7 @@ export function registerGraphStore(app: FastifyInstance, ctx: RouteContext): voi
       quads = await bodyQuads(request, parts, graphKey, bodyBase(request, target));
     }
     const graphName = target.kind === 'graph' ? target.iri : target.kind === 'default' ? 'default' : undefined;
-    let result: { value: { created: boolean }; txId: number };
+    let result: Awaited<ReturnType<typeof withWriteScope<{ created: boolean }>>>;
     try {
       result = await withWriteScope(ctx, request.caller!, label, (scope) => {
         const ops: UpdateOp[] = [];
@@ -228,10 +228,14 @@ export function registerGraphStore(app: FastifyInstance, ctx: RouteContext): voi
       throw error;
     }
     const txId = result.txId;
-    audit(request, `gsp-${method.toLowerCase()}`, { outcome: 'ok', graph: graphName, created: result.value.created, quads: quads.length, label, txId });
+    const counts = writeCounts(result.outcome, txId);
+    audit(request, `gsp-${method.toLowerCase()}`, {
+      outcome: 'ok', graph: graphName, created: result.value.created, quads: quads.length, inserted: counts.inserted, relabelled: counts.relabelled, deleted: counts.deleted, label, txId,
+    });
     if (method === 'DELETE') return reply.code(204).send();
-    if (newGraph !== undefined) return reply.code(201).header('location', newGraph).send({ quads: quads.length, txId, graph: newGraph });
-    return reply.code(result.value.created ? 201 : 200).send({ quads: quads.length, txId });
+    // `quads`: the quads in the body; the rest says what they did (docs/graph-server.md, "Write replies").
+    if (newGraph !== undefined) return reply.code(201).header('location', newGraph).send({ quads: quads.length, ...counts, graph: newGraph });
+    return reply.code(result.value.created ? 201 : 200).send({ quads: quads.length, ...counts });
   };
 
   const readOnly = async () => {

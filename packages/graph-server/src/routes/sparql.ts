@@ -112,7 +112,7 @@ export function registerSparql(app: FastifyInstance, ctx: RouteContext): void {
     try {
       const result = await runSparqlUpdate(ctx, request, text, { baseIRI, using });
       outcome = 'ok';
-      return reply.code(200).send({ operations: result.operations, inserted: result.inserted, deleted: result.deleted, txId: result.txId });
+      return reply.code(200).send(result);
     } finally {
       ctx.metrics.queries.inc({ outcome: `update-${outcome}` });
     }

@@ -17,7 +17,7 @@ import type { SpooledBody } from '../body-reader.js';
 import { GraphServerError } from '../errors.js';
 import { isJsonLd, jsonLdToNQuads } from '../jsonld.js';
 import { isRdfXml, rdfXmlToNQuads } from '../rdfxml.js';
-import { audit, requestLabel } from '../writes.js';
+import { audit, requestLabel, writeCounts } from '../writes.js';
 import type { RouteContext } from './context.js';
 import { closeAfterReply } from './respond.js';
 
@@ -69,16 +69,17 @@ export function registerUpload(app: FastifyInstance, ctx: RouteContext): void {
       await body?.dispose();
     }
     ctx.metrics.uploadedQuads.inc(result.quads);
-    audit(request, 'upload', { outcome: 'ok', quads: result.quads, labels: result.labels, label, txId: result.txId });
+    const counts = writeCounts(result.outcome, result.txId);
+    audit(request, 'upload', {
+      outcome: 'ok', quads: result.quads, labelEntries: result.labels, inserted: counts.inserted, relabelled: counts.relabelled, label, txId: result.txId,
+    });
+    // docs/graph-server.md, "Write replies": what the body held, then what the write did.
     return reply.code(200).send({
       quads: result.quads,
       triples: result.triples,
-      labels: result.labels,
-      txId: result.txId,
-      // Fuseki's names, for its clients.
-      count: result.quads,
-      tripleCount: result.triples,
-      quadCount: result.quads - result.triples,
+      namedGraphQuads: result.quads - result.triples,
+      labelEntries: result.labels,
+      ...counts,
     });
   });
 }

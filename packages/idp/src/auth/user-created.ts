@@ -1,6 +1,7 @@
 /**
- * The one place a user coming into being is announced: `IdpConfig.onUserCreated` (none by
- * default) is called once a self-registered user is confirmed (ConfirmSignUp, AdminConfirmSignUp).
+ * The one place a self-registered user coming into being is announced: the user-created webhook
+ * (`ctx.notifyUserCreated`, as AdminCreateUser and the seed do) and `IdpConfig.onUserCreated` (none by
+ * default) are called once a self-registered user is confirmed (ConfirmSignUp, AdminConfirmSignUp).
  * A failing callback is logged (the user's `sub` and the error's message, nothing else) and does
  * not undo the confirmation: the user exists either way.
  */
@@ -22,6 +23,9 @@ export interface UserCreatedEvent {
 export type OnUserCreated = (event: UserCreatedEvent) => void | Promise<void>;
 
 export async function announceUserCreated(ctx: IdpContext, user: User, via: UserCreatedEvent['via'], log: FastifyBaseLogger): Promise<void> {
+  // The configured webhook (events/user-created.ts: the access service's provisioning) hears of
+  // a self-registered user as of one an administrator created; it never throws nor waits.
+  ctx.notifyUserCreated(user.poolId, user);
   if (!ctx.onUserCreated) return;
   const event: UserCreatedEvent = {
     poolId: user.poolId,

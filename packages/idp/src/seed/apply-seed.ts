@@ -92,7 +92,7 @@ async function seedUser(ctx: IdpContext, poolId: string, u: SeedUser): Promise<b
   let user = findUser(ctx.db, pool, u.username);
   const created = !user;
   if (!user) {
-    await adminCreateUser(ctx, { UserPoolId: poolId, Username: u.username, UserAttributes: attributes, MessageAction: 'SUPPRESS' });
+    await adminCreateUser(ctx, { UserPoolId: poolId, Username: u.username, UserAttributes: attributes, MessageAction: 'SUPPRESS' }, { notify: false });
   } else if (attributes.length > 0) {
     adminUpdateUserAttributes(ctx, poolId, u.username, attributes);
   }
@@ -104,6 +104,8 @@ async function seedUser(ctx: IdpContext, poolId: string, u: SeedUser): Promise<b
   user = findUser(ctx.db, pool, u.username);
   if (user && user.enabled !== (u.enabled ?? true)) saveUser(ctx.db, { ...user, enabled: u.enabled ?? true, updatedAt: ctx.now() });
   for (const g of u.groups ?? []) adminAddUserToGroup(ctx, poolId, u.username, g);
+  // Told once the user has its groups, so a provisioning rule can act on them at once.
+  if (created && user) ctx.notifyUserCreated(poolId, findUser(ctx.db, pool, u.username) ?? user);
   return created;
 }
 

@@ -5,6 +5,7 @@ import type { Directory } from '../../directory/directory.js';
 import type { Sighting, UserRecord } from '../../directory/types.js';
 import { notFound } from '../../errors.js';
 import type { VerifiedToken } from '@ianode/auth';
+import type { Provisioner } from '../../provisioning.js';
 import { authErrors, bearer, errorReply, lookup, param, whoami } from '../schemas.js';
 
 /** What a verified token says about its bearer: the identity (iss, sub) and the profile. */
@@ -25,7 +26,8 @@ export function sightingOf(token: VerifiedToken): Sighting {
 }
 
 /** `GET /whoami` and `GET /users/lookup/{user}` (SPEC §6). */
-export function registerSelfRoutes(app: FastifyInstance, directory: Directory, options: { linkByEmail: boolean }): void {
+export function registerSelfRoutes(app: FastifyInstance, directory: Directory, options: { linkByEmail: boolean; provisioner: Provisioner }): void {
+  const { provisioner } = options;
   app.get(
     '/whoami',
     {
@@ -35,7 +37,8 @@ export function registerSelfRoutes(app: FastifyInstance, directory: Directory, o
         description:
           'The caller is the identity (iss, sub) of the token. An unknown but validly signed identity is recorded on first sight as ' +
           'inactive, with no attributes (or, when the service links by e-mail, claims the one unlinked entry of its verified address). ' +
-          'An identity whose address another identity has claimed is refused (403).',
+          'An identity whose address another identity has claimed is refused (403). A provisioning rule matching the token\'s groups ' +
+          'activates an inactive entry no administrator deactivated.',
         tags: ['self'],
         security: bearer,
         response: { 200: whoami, ...authErrors },
@@ -51,7 +54,7 @@ export function registerSelfRoutes(app: FastifyInstance, directory: Directory, o
         request.auditDetail = { conflict: resolution.conflict ?? 'no entry' };
         throw new AuthError('FORBIDDEN', 'this identity has no directory entry: its e-mail address is linked to another identity; ask an administrator');
       }
-      const user = directory.observe(resolution.user.id, sighting);
+      const user = provisioner.apply(directory.observe(resolution.user.id, sighting), caller.groups, 'whoami');
       request.caller!.user = user.id;
       request.auditDetail = { target: user.id, ...(resolution.created ? { recorded: true } : {}) };
       return {
@@ -95,14 +98,18 @@ export function registerSelfRoutes(app: FastifyInstance, directory: Directory, o
       const caller = request.caller!;
       const target = request.params.user;
       request.auditDetail = { target };
-      const own = caller.resolution.user;
+      let own = caller.resolution.user;
+      // Unknown to the directory but matching a provisioning rule: recorded now (and activated below).
+      if (own === undefined && !('conflict' in caller.resolution && caller.resolution.conflict !== undefined) && target === caller.subject && provisioner.matches(caller.groups)) {
+        own = directory.resolveSubject(sightingOf(caller.token), { linkByEmail: options.linkByEmail, create: true }).user;
+      }
       const self = target === caller.subject || (own !== undefined && target === own.id);
       if (!self && !caller.isAdmin) throw new AuthError('FORBIDDEN', 'a token may look up only its own user unless it carries the admin group');
       let user: UserRecord | undefined;
       if (self) {
         // Oneself is the entry linked to the token's (iss, sub): never an entry found by a name.
         if (own === undefined) throw notFound(`user ${JSON.stringify(target)}`);
-        user = directory.observe(own.id, sightingOf(caller.token));
+        user = provisioner.apply(directory.observe(own.id, sightingOf(caller.token)), caller.groups, 'lookup');
       } else {
         user = directory.getUser(target);
         if (user === undefined) throw notFound(`user ${JSON.stringify(target)}`);

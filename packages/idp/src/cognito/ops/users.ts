@@ -51,7 +51,7 @@ export function checkEmailUnique(ctx: IdpContext, pool: Pool, attributes: Record
  * No message is ever delivered: without TemporaryPassword the user cannot sign in until an admin
  * sets a password.
  */
-export async function adminCreateUser(ctx: IdpContext, req: AdminCreateUserRequest): Promise<User> {
+export async function adminCreateUser(ctx: IdpContext, req: AdminCreateUserRequest, options: { notify?: boolean } = {}): Promise<User> {
   const pool = requirePool(ctx.db, req.UserPoolId);
   if (req.MessageAction === 'RESEND') return requireUser(ctx.db, pool, req.Username);
   const attributes = checkAttributes(pool, req.UserAttributes ?? []);
@@ -85,6 +85,8 @@ export async function adminCreateUser(ctx: IdpContext, req: AdminCreateUserReque
     checkEmailUnique(ctx, pool, attributes, null);
     insertUser(ctx.db, pool, user);
   });
+  // The access service is told (events/user-created.ts); the seed tells it after adding groups.
+  if (options.notify !== false) ctx.notifyUserCreated(pool.id, user);
   return user;
 }
 
