@@ -141,13 +141,10 @@ describe('deadlines, dead workers and limits', () => {
   it('a query that never checks its deadline is stopped by terminating its worker, which is replaced', async () => {
     const p = make(1);
     await allReady(p, 2);
-    const started = performance.now();
     const error = await p.sparql(job(chain(40_000), { deadline: Date.now() + 300 }), OPEN).then(() => undefined, (e: unknown) => e);
-    const elapsed = performance.now() - started;
     expect(error).toMatchObject({ code: 'QUERY_TIMEOUT' });
-    // Without the kill this runs for many seconds (see the chain's comment); the margin is for a
-    // loaded CI machine, not a performance figure.
-    expect(elapsed).toBeLessThan(300 + 2_000);
+    // The evidence is the kill itself, not a time: the query never checks its deadline, so only
+    // terminating its worker could end it with QUERY_TIMEOUT.
     expect(p.stats().killed).toBe(1);
     expect(logged).toContain('query worker terminated');
     // The spare took over at once: a ready worker was there while the replacement started.
@@ -242,9 +239,8 @@ describe('over HTTP', () => {
     // About 900 kB: under the 1 MiB query size limit, and seconds of parsing and planning.
     const long = `SELECT * WHERE { ${'{ ?s <http://x/k> ?o } UNION '.repeat(30_000)}{ ?s <http://x/k> ?o } }`;
     let longEnded = false;
-    const started = performance.now();
     const pending = fetch(`${base}/ds/query`, { method: 'POST', headers: { 'content-type': 'application/sparql-query', accept: JSON_RESULTS }, body: long })
-      .then(async (r) => ({ status: r.status, body: (await r.json()) as { code: string }, at: performance.now() - started }))
+      .then(async (r) => ({ status: r.status, body: (await r.json()) as { code: string } }))
       .finally(() => (longEnded = true));
     await new Promise((resolve) => setTimeout(resolve, 150));
     const ping = await fetch(`${base}/$/ping`);
@@ -256,8 +252,7 @@ describe('over HTTP', () => {
     const outcome = await pending;
     expect(outcome.status).toBe(503);
     expect(outcome.body.code).toBe('QUERY_TIMEOUT');
-    // Margin for a loaded CI machine; without the kill this query runs for many seconds.
-    expect(outcome.at).toBeLessThan(800 + 2_000);
+    // Ended by the kill (counted below), not by the query finishing: no timing is asserted.
     expect(server.pool.stats().killed).toBeGreaterThanOrEqual(1);
     const metrics = await (await fetch(`${base}/$/metrics`)).text();
     expect(metrics).toMatch(/^ianode_query_workers_killed [1-9]/m);
