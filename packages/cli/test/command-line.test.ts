@@ -168,6 +168,10 @@ describe('the installed command (bin/ianode.js, as npx runs it)', () => {
   it('is committed executable, and package.json names it', () => {
     expect(execFileSync('git', ['ls-files', '-s', 'packages/cli/bin/ianode.js'], { cwd: REPO_ROOT, encoding: 'utf8' })).toMatch(/^100755 /);
     expect(JSON.parse(readFileSync(path.join(REPO_ROOT, 'packages/cli/package.json'), 'utf8')).bin).toEqual({ ianode: 'bin/ianode.js' });
+    // npm ci links what the lockfile says: a stale bin there (it said dist/main.js, absent at
+    // install) left node_modules/.bin/ianode out altogether.
+    const lock = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, { bin?: unknown }> };
+    expect(lock.packages['packages/cli']!.bin).toEqual({ ianode: 'bin/ianode.js' });
   });
 
   it('up --help starts nothing and makes no data folder; token --help signs nobody in', async () => {
