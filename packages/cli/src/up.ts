@@ -275,7 +275,7 @@ export function banner(node: RunningNode, dataDir: string): string {
     '# In another shell, paste:',
     ...Object.entries(exports).map(([k, v]) => `export ${k}=${v}`),
     '',
-    '# then (SPEC §9):',
+    '# then (the walk-through of README.md; docs/SPEC.md §9):',
     'cd packages/access-service',
     'source idp-local/fetch_id_token.sh $ADMIN_USER_EMAIL',
     `curl -H "Authorization: bearer $IDP_ID_TOKEN" localhost:${port(urls.access)}/whoami`,
