@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
- * W3C conformance runner: reads the test manifests of ../shared/w3c (or $IANODE_W3C_DIR, the
- * folder holding rdf/ and sparql/) and runs every suite registered below.
+ * W3C conformance runner: reads the test manifests of $IANODE_W3C_DIR (a checkout of the W3C
+ * rdf-tests repository, the folder holding rdf/ and sparql/; default shared/w3c beside the
+ * clone's folder, scripts/w3c/README.md) and runs every suite registered below.
  *
  *   node scripts/w3c.mjs [--allow-missing] [--suite NAME]... [--filter TEXT] [--verbose]
  *

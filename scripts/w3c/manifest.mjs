@@ -22,8 +22,8 @@ export const CNT = 'http://www.w3.org/2011/content#';
  * where the suites were checked out. */
 export const PUBLISHED_ROOT = 'https://w3c.github.io/rdf-tests/';
 
-/** The folder holding the suites' rdf/ and sparql/: $IANODE_W3C_DIR, else ../shared/w3c next to
- * the repository. */
+/** The folder holding the suites' rdf/ and sparql/ (a checkout of the W3C rdf-tests repository):
+ * $IANODE_W3C_DIR, else shared/w3c beside the repository's folder, where the CI machine keeps it. */
 export const SUITES_ROOT = process.env.IANODE_W3C_DIR
   ? path.resolve(process.env.IANODE_W3C_DIR)
   : path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../shared/w3c');

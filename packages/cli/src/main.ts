@@ -1,33 +1,20 @@
 #!/usr/bin/env node
 /**
- * `ianode <command>`:
+ * `ianode <command>` (bin/ianode.js runs this file; `ianode --help` lists the commands, cli.ts
+ * reads them):
  *   up                       IdP + access service + graph server (secure mode) as supervised child processes, demo seeded
  *   graph | access | idp ... one service on its own (the package's entry point, same options)
  *   load FILE [--label L]    upload RDF to the graph server
  *   query 'SPARQL'           run a query
  *   token [EMAIL]            print `export IDP_ID_TOKEN=…` for a demo user
  *   store verify DIR | store recover DIR --to NEW_DIR   check / rescue a store folder (store.ts)
- * Environment: IANODE_DATA_DIR (./data), IDP_PORT, ACCESS_PORT, GRAPH_PORT, LOG_LEVEL (warn),
- * IANODE_URL (http://localhost:3030/ds), IDP_ID_TOKEN, IDP_URL, CLIENT_ID, IDP_ADMIN_PASSWORD.
  */
 import { spawn } from 'node:child_process';
-import { parseArgs } from 'node:util';
+import { runCli, type Actions } from './cli.js';
 import { load, query, token } from './commands.js';
-import { storeCommand } from './store.js';
+import { storeActions } from './store.js';
 import { stopOnSignals, SupervisorError } from './supervisor.js';
 import { banner, serviceEntry, up, upOptionsFromEnv } from './up.js';
-
-const USAGE = `usage: ianode <command>
-  up                          IdP (9229), access service (8091), graph server (3030, secure mode) as three supervised processes; data in ./data
-  graph [--config F] ...      the graph server alone (open mode unless JWKS_URL is set)
-  access ...                  the access service alone
-  idp ...                     the identity provider alone
-  load FILE [--label L]       upload RDF (.ttl .trig .nt .nq .jsonld) with $IDP_ID_TOKEN
-  query 'SELECT ...' [--accept TYPE]
-  token [EMAIL]               print export IDP_ID_TOKEN=... for a demo user
-  store verify DIR            check every file of a store folder (exit 0 healthy, 1 damaged)
-  store recover DIR --to NEW  write every commit before the first damage to a new store folder
-environment: IANODE_DATA_DIR, IDP_PORT, ACCESS_PORT, GRAPH_PORT, LOG_LEVEL, IANODE_URL, IDP_ID_TOKEN, IDP_URL`;
 
 function runEntry(pkg: string, args: string[]): Promise<number> {
   const child = spawn(process.execPath, [serviceEntry(pkg), ...args], { stdio: 'inherit' });
@@ -64,49 +51,32 @@ async function runUp(): Promise<number> {
   return code;
 }
 
-async function main(argv: string[]): Promise<number> {
-  const [command, ...rest] = argv;
-  const env = process.env;
-  const url = env.IANODE_URL ?? `http://localhost:${env.GRAPH_PORT ?? 3030}/ds`;
-  switch (command) {
-    case 'up':
-      return runUp();
-    case 'graph':
-      return runEntry('@ianode/graph-server', rest);
-    case 'access':
-      return runEntry('@ianode/access-service', rest);
-    case 'idp':
-      return runEntry('@ianode/idp', rest);
-    case 'load': {
-      const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { label: { type: 'string' }, url: { type: 'string' } } });
-      if (positionals.length !== 1) throw new Error('usage: ianode load FILE [--label LABEL] [--url URL]');
-      return load(positionals[0]!, { url: values.url ?? url, token: env.IDP_ID_TOKEN, label: values.label });
-    }
-    case 'query': {
-      const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { accept: { type: 'string' }, url: { type: 'string' } } });
-      if (positionals.length !== 1) throw new Error("usage: ianode query 'SELECT ...' [--accept TYPE] [--url URL]");
-      return query(positionals[0]!, { url: values.url ?? url, token: env.IDP_ID_TOKEN, accept: values.accept });
-    }
-    case 'store':
-      return storeCommand(rest);
-    case 'token':
-      return token(rest[0] ?? env.USER_EMAIL ?? 'user@ianode.local');
-    case undefined:
-    case 'help':
-    case '--help':
-    case '-h':
-      process.stdout.write(`${USAGE}\n`);
-      return command === undefined ? 2 : 0;
-    default:
-      process.stderr.write(`ianode: unknown command ${command}\n${USAGE}\n`);
-      return 2;
-  }
-}
+const actions: Actions = {
+  up: runUp,
+  service: runEntry,
+  load,
+  query,
+  token,
+  ...storeActions((text) => process.stdout.write(text)),
+};
 
-main(process.argv.slice(2)).then(
+const io = { env: process.env, stdout: (t: string) => void process.stdout.write(t), stderr: (t: string) => void process.stderr.write(t) };
+
+runCli(process.argv.slice(2), io, actions).then(
   (code) => process.exit(code),
   (error: unknown) => {
-    process.stderr.write(`ianode: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(`ianode: ${describeError(error)}\n`);
     process.exit(1);
   },
 );
+
+/** fetch's "fetch failed" says nothing; its cause names the address that did not answer. */
+function describeError(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+  if (error.message === 'fetch failed' && cause?.message) {
+    const hint = cause.code === 'ECONNREFUSED' ? ' (is the node running? `npm start`)' : '';
+    return `${cause.message}${hint}`;
+  }
+  return error.message;
+}

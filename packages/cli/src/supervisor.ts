@@ -34,6 +34,8 @@ export interface ServiceSpec {
   cwd?: string;
   /** Answers 2xx to a GET once the service serves. */
   healthUrl: string;
+  /** What the start messages call it (`identity provider on :9229`); default its name. */
+  description?: string;
   /** How long a stop waits for it before SIGKILL (default: the supervisor's `stopTimeoutMs`). */
   stopTimeoutMs?: number;
 }
@@ -211,6 +213,7 @@ export class Supervisor extends EventEmitter {
   async start(): Promise<void> {
     for (const service of this.services) {
       if (this.stopping) throw new SupervisorError('stopped while starting');
+      this.message('stdout', `starting ${service.spec.description ?? service.spec.name}…`);
       const run = this.launch(service);
       const healthy = await this.waitHealthy(run, service.spec);
       if (this.stopping) throw new SupervisorError('stopped while starting');

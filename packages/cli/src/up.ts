@@ -17,6 +17,8 @@ import { Supervisor, type ServiceSpec, type SupervisorOptions } from './supervis
 export const DEMO_POOL = 'local_ianode01';
 export const DEMO_CLIENT = 'ianodedemoclient0000000001';
 export const DEMO_PASSWORD = 'Ianode-demo-1';
+/** The identity provider's region when IDP_REGION is unset (the IdP's own default too). */
+export const DEFAULT_REGION = 'us-east-1';
 
 /** The repository root (packages/cli/dist/up.js -> ../../..). */
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -30,6 +32,8 @@ export interface UpOptions {
   logLevel: string;
   config: string;
   demoData: string | undefined;
+  /** The IdP's region: its ARNs, and the scope admin requests must be signed for (AWS_DEFAULT_REGION). */
+  region: string;
 }
 
 export function upOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): UpOptions {
@@ -48,7 +52,16 @@ export function upOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): UpOption
     logLevel: env.LOG_LEVEL ?? 'warn',
     config: env.IANODE_CONFIG ?? path.join(REPO_ROOT, 'config/graph-secure.yaml'),
     demoData: env.IANODE_DEMO_DATA === 'none' ? undefined : (env.IANODE_DEMO_DATA ?? path.join(REPO_ROOT, 'config/demo-data.trig')),
+    region: region(env.IDP_REGION),
   };
+}
+
+function region(value: string | undefined): string {
+  if (value === undefined || value === '') return DEFAULT_REGION;
+  // An AWS region name (us-east-1, eu-west-2, ap-southeast-3, us-gov-west-1, …): it goes into ARNs
+  // and into the printed export line.
+  if (!/^[a-z]{2}(-[a-z]+)+-\d{1,2}$/.test(value)) throw new Error(`IDP_REGION must be a region name like us-east-1, got ${value}`);
+  return value;
 }
 
 interface AdminKey {
@@ -133,9 +146,10 @@ export async function up(options: UpOptions, supervisorOptions: SupervisorOption
         '--data', path.join(options.dataDir, 'idp'),
         '--seed', path.join(REPO_ROOT, 'packages/idp/seed/demo.yaml'),
         '--public-url', publicIdp,
+        '--region', options.region,
         '--log-level', options.logLevel,
       ],
-      // The region stays the default the banner's AWS_DEFAULT_REGION names.
+      // The region is the one the banner's AWS_DEFAULT_REGION names (given above, not inherited).
       env: {
         ...withoutKeys(base, ['IDP_REGION']),
         IDP_CORS_ORIGINS: corsOrigins,
@@ -147,6 +161,7 @@ export async function up(options: UpOptions, supervisorOptions: SupervisorOption
         IDP_USER_CREATED_AUDIENCE: 'ianode-access-service',
       },
       healthUrl: `${local(options.idpPort)}/health`,
+      description: `identity provider on :${options.idpPort}`,
     },
     {
       name: 'access',
@@ -173,6 +188,7 @@ export async function up(options: UpOptions, supervisorOptions: SupervisorOption
         LOG_LEVEL: options.logLevel,
       },
       healthUrl: `${local(options.accessPort)}/health`,
+      description: `access service on :${options.accessPort}`,
     },
     {
       name: 'graph',
@@ -181,6 +197,7 @@ export async function up(options: UpOptions, supervisorOptions: SupervisorOption
       env: graphEnv,
       // Liveness: a graph server that serves while the access service restarts is not restarted.
       healthUrl: `${local(options.graphPort)}/$/ping`,
+      description: `graph server on :${options.graphPort} (secure mode)`,
       stopTimeoutMs: graphConfig.limits.shutdownGraceMs + GRAPH_STOP_MARGIN_MS,
     },
   ];
@@ -191,6 +208,7 @@ export async function up(options: UpOptions, supervisorOptions: SupervisorOption
     urls,
     adminKeyFile: path.join(options.dataDir, 'ianode-admin.json'),
     accessKeyId: admin.accessKeyId,
+    region: options.region,
   });
   return { supervisor, services, urls, exports };
 }
@@ -207,6 +225,7 @@ function withoutKeys(env: NodeJS.ProcessEnv, keys: string[]): NodeJS.ProcessEnv 
 async function loadDemoDataOnce(options: UpOptions, config: ReturnType<typeof resolveConfig>): Promise<void> {
   const marker = path.join(options.dataDir, 'demo-data-loaded.json');
   if (options.demoData === undefined || existsSync(marker)) return;
+  process.stdout.write(`ianode: loading the demo data (first start) from ${path.relative(process.cwd(), options.demoData)}…\n`);
   const text = await readFile(options.demoData, 'utf8');
   const store = await openStore({ dir: config.dataset.storage, defaultLabel: config.dataset.defaultLabel, ...storeTuning(config.dataset) });
   let result;
@@ -230,6 +249,8 @@ export function bannerExports(input: {
   urls: { idp: string };
   adminKeyFile: string;
   accessKeyId: string;
+  /** The IdP's region (default us-east-1). */
+  region?: string;
 }): Record<string, string> {
   const password = input.env.IDP_ADMIN_PASSWORD;
   const demoPassword = password === undefined || password === '' || password === DEMO_PASSWORD;
@@ -242,8 +263,10 @@ export function bannerExports(input: {
     IDP_ADMIN_PASSWORD: demoPassword ? DEMO_PASSWORD : '"${IDP_ADMIN_PASSWORD:?set it to the password you started ianode with}"',
     ADMIN_USER_EMAIL: 'admin@ianode.local',
     USER_EMAIL: 'user@ianode.local',
-    // The IdP checks the credential scope: the AWS CLI must sign for the IdP's region.
-    AWS_DEFAULT_REGION: 'us-east-1',
+    // The IdP checks the credential scope: the AWS CLI (AWS_DEFAULT_REGION) and the AWS SDKs
+    // (AWS_REGION) must sign for the IdP's region; without one the CLI refuses to run at all.
+    AWS_DEFAULT_REGION: input.region ?? DEFAULT_REGION,
+    AWS_REGION: input.region ?? DEFAULT_REGION,
     AWS_ACCESS_KEY_ID: input.accessKeyId,
     AWS_SECRET_ACCESS_KEY: `"$(node -p 'require(process.argv[1]).secretAccessKey' ${shellQuote(input.adminKeyFile)})"`,
   };
@@ -267,7 +290,7 @@ export function banner(node: RunningNode, dataDir: string): string {
     '# In another shell, paste:',
     ...Object.entries(exports).map(([k, v]) => `export ${k}=${v}`),
     '',
-    '# then (SPEC §9):',
+    '# then (the walk-through of README.md; docs/SPEC.md §9):',
     'cd packages/access-service',
     'source idp-local/fetch_id_token.sh $ADMIN_USER_EMAIL',
     `curl -H "Authorization: bearer $IDP_ID_TOKEN" localhost:${port(urls.access)}/whoami`,

@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { openStore } from '@ianode/store';
-import { bannerExports, DEMO_CLIENT, DEMO_PASSWORD, REPO_ROOT, up, upOptionsFromEnv } from '../src/up.js';
+import { banner, bannerExports, DEMO_CLIENT, DEMO_PASSWORD, REPO_ROOT, up, upOptionsFromEnv } from '../src/up.js';
 
 describe('ianode up options', () => {
   it('defaults to ./data and the SPEC ports, overridable by env', () => {
@@ -14,6 +14,12 @@ describe('ianode up options', () => {
     expect(() => upOptionsFromEnv({ IDP_PORT: 'nope' })).toThrow(/IDP_PORT/);
     // Each child is told the others' ports before it starts: no port 0.
     expect(() => upOptionsFromEnv({ GRAPH_PORT: '0' })).toThrow(/GRAPH_PORT/);
+  });
+  it('the identity provider region: IDP_REGION, else us-east-1; not a region name is an error', () => {
+    expect(upOptionsFromEnv({}).region).toBe('us-east-1');
+    expect(upOptionsFromEnv({ IDP_REGION: 'eu-west-2' }).region).toBe('eu-west-2');
+    expect(upOptionsFromEnv({ IDP_REGION: 'us-gov-west-1' }).region).toBe('us-gov-west-1');
+    expect(() => upOptionsFromEnv({ IDP_REGION: 'eu west' })).toThrow(/IDP_REGION/);
   });
 });
 
@@ -71,6 +77,36 @@ describe('start banner secrets (issue 13)', () => {
   });
 });
 
+describe('start banner exports: the aws CLI and SDKs work straight away (issue 15)', () => {
+  it('names the IdP region as AWS_DEFAULT_REGION (aws CLI) and AWS_REGION (SDKs)', () => {
+    const input = { env: {}, urls: { idp: 'http://localhost:9229' }, adminKeyFile: '/d/ianode-admin.json', accessKeyId: 'AKIAX' };
+    expect(bannerExports(input)).toMatchObject({ AWS_DEFAULT_REGION: 'us-east-1', AWS_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: 'AKIAX' });
+    expect(bannerExports({ ...input, region: 'eu-west-2' })).toMatchObject({ AWS_DEFAULT_REGION: 'eu-west-2', AWS_REGION: 'eu-west-2' });
+  });
+
+  it('the banner prints them as export lines, after the lines the e2e harness reads', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'ianode-region-'));
+    try {
+      const options = upOptionsFromEnv({ IANODE_DATA_DIR: dataDir, IDP_REGION: 'eu-west-2', IANODE_DEMO_DATA: 'none' });
+      const node = await up(options, { write: () => {} });
+      const [idp] = node.services;
+      // The IdP is told the region the banner names, not left to a default of its own.
+      expect(idp!.args.join(' ')).toContain('--region eu-west-2');
+      expect(idp!.env.IDP_REGION).toBeUndefined();
+      const lines = banner(node, dataDir).split('\n').filter((l) => l.startsWith('export '));
+      expect(lines.map((l) => l.split('=')[0])).toEqual(
+        ['USER_POOL_ID', 'CLIENT_ID', 'IDP_URL', 'IDP_ADMIN_PASSWORD', 'ADMIN_USER_EMAIL', 'USER_EMAIL', 'AWS_DEFAULT_REGION', 'AWS_REGION', 'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY'].map((k) => `export ${k}`),
+      );
+      expect(lines).toContain('export AWS_DEFAULT_REGION=eu-west-2');
+      // In a shell they set what the aws CLI reads.
+      const shell = execFileSync('bash', ['-c', `${lines.join('\n')}\nprintf '%s %s' "$AWS_DEFAULT_REGION" "$AWS_REGION"`], { encoding: 'utf8' });
+      expect(shell).toBe('eu-west-2 eu-west-2');
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('ianode up as three processes (issue 14)', () => {
   it('runs each service entry point in order; the IdP admin secret only in the IdP environment; demo data loaded once', async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'ianode-up-'));
@@ -82,6 +118,8 @@ describe('ianode up as three processes (issue 14)', () => {
       expect(idp!.args[0]).toMatch(/packages\/idp\/dist\/main\.js$/);
       expect(access!.args[0]).toMatch(/packages\/access-service\/dist\/main\.js$/);
       expect(graph!.args[0]).toMatch(/packages\/graph-server\/dist\/main\.js$/);
+      // What `npm start` says while it starts each (the supervisor's "starting …" lines).
+      expect(node.services.map((s) => s.description)).toEqual(['identity provider on :19001', 'access service on :19002', 'graph server on :19003 (secure mode)']);
       expect(node.services.map((s) => s.healthUrl)).toEqual(['http://127.0.0.1:19001/health', 'http://127.0.0.1:19002/health', 'http://127.0.0.1:19003/$/ping']);
       expect(access!.env).toMatchObject({ TOKEN_CLIENT_IDS: DEMO_CLIENT, LINK_BY_EMAIL: 'true', JWKS_URL: 'http://127.0.0.1:19001/local_ianode01/.well-known/jwks.json' });
       expect(graph!.env).toMatchObject({ DATA_DIR: dataDir, USER_ATTRIBUTES_URL: 'http://127.0.0.1:19002', MALLOC_MMAP_THRESHOLD_: process.env.MALLOC_MMAP_THRESHOLD_ ?? '131072' });
@@ -105,28 +143,6 @@ describe('ianode up as three processes (issue 14)', () => {
       expect(await count()).toBe(6);
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
-    }
-  });
-});
-
-describe('the ianode command file (fresh clone: npm links it before the build creates it)', () => {
-  it('scripts/bin-mode.mjs makes dist/main.js executable, as npm start and npm run build run it', async () => {
-    const { chmodSync, mkdirSync, statSync } = await import('node:fs');
-    const root = mkdtempSync(path.join(tmpdir(), 'ianode-binmode-'));
-    try {
-      mkdirSync(path.join(root, 'packages/cli/dist'), { recursive: true });
-      writeFileSync(path.join(root, 'packages/cli/package.json'), JSON.stringify({ bin: { ianode: 'dist/main.js' } }));
-      const main = path.join(root, 'packages/cli/dist/main.js');
-      writeFileSync(main, '#!/usr/bin/env node\n');
-      chmodSync(main, 0o644); // what tsc writes
-      execFileSync(process.execPath, [path.join(REPO_ROOT, 'scripts/bin-mode.mjs'), root]);
-      expect(statSync(main).mode & 0o777).toBe(0o755);
-      // The real one, after this build.
-      const real = path.join(REPO_ROOT, 'packages/cli/dist/main.js');
-      execFileSync(process.execPath, [path.join(REPO_ROOT, 'scripts/bin-mode.mjs')]);
-      expect(statSync(real).mode & 0o111).not.toBe(0);
-    } finally {
-      rmSync(root, { recursive: true, force: true });
     }
   });
 });

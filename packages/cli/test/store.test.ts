@@ -100,7 +100,8 @@ describe('ianode store verify', () => {
     // dist/main.js is built by `npx tsc -b`; exit 2 on a usage error, 1 on a missing folder.
     const usage = spawnSync(process.execPath, [MAIN, 'store', 'verify'], { encoding: 'utf8' });
     expect(usage.status).toBe(2);
-    expect(usage.stdout).toContain('ianode store recover DIR --to NEW_DIR');
+    expect(usage.stderr).toContain('usage: ianode store verify DIR');
+    expect(usage.stdout).toBe('');
     const missing = spawnSync(process.execPath, [MAIN, 'store', 'verify', path.join(tmpdir(), 'no-such-ianode-store')], { encoding: 'utf8' });
     expect(missing.status).toBe(1);
     expect(missing.stderr).toContain('is not a folder');

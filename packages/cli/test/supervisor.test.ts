@@ -156,8 +156,10 @@ describe('Supervisor', () => {
     expect(alive(pids.one) && alive(pids.two)).toBe(true);
     expect(pids.one).not.toBe(pids.two);
     expect(lines('stdout')).toEqual(expect.arrayContaining(['[one] one started', '{"service":"one","level":40,"msg":"one json"}', '[two] two started', `ianode: one running (pid ${pids.one})`]));
-    // 'one' was healthy before 'two' was started.
+    // 'one' was healthy before 'two' was started; each start is announced before its first line.
     expect(lines().indexOf(`ianode: one running (pid ${pids.one})`)).toBeLessThan(lines().indexOf('[two] two started'));
+    expect(lines('stdout').indexOf('ianode: starting one…')).toBeLessThan(lines('stdout').indexOf('[one] one started'));
+    expect(lines('stdout').indexOf(`ianode: one running (pid ${pids.one})`)).toBeLessThan(lines('stdout').indexOf('ianode: starting two…'));
     await supervisor.stop();
     expect(lines('stderr')).toEqual(expect.arrayContaining(['[one] one to stderr', '[two] two to stderr']));
     expect(await supervisor.done).toBe(0);

@@ -1,0 +1,223 @@
+/**
+ * The command line of `ianode`: which command, its options, its usage. Every command answers
+ * `--help` / `-h` with its usage on stdout and exit 0, before it does anything else (no start, no
+ * sign-in, no folder made); an unknown option, a missing or extra argument is a usage error: the
+ * message and the usage on stderr, exit 2. A command that ran and failed exits 1.
+ *
+ * Options are read with node:util's parseArgs (strict: unknown options are errors). `graph`,
+ * `access` and `idp` hand every argument to the service's own entry point, which has its own
+ * `--help` and options.
+ */
+import { createRequire } from 'node:module';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+
+export interface Io {
+  env: NodeJS.ProcessEnv;
+  stdout(text: string): void;
+  stderr(text: string): void;
+}
+
+/** What each command does once its arguments are read; main.ts gives the real ones, tests their own. */
+export interface Actions {
+  up(): Promise<number>;
+  service(pkg: '@ianode/graph-server' | '@ianode/access-service' | '@ianode/idp', args: string[]): Promise<number>;
+  load(file: string, opts: { url: string; token: string | undefined; label: string | undefined }): Promise<number>;
+  query(text: string, opts: { url: string; token: string | undefined; accept: string | undefined }): Promise<number>;
+  token(user: string, env: NodeJS.ProcessEnv): Promise<number>;
+  storeVerify(dir: string): Promise<number>;
+  storeRecover(dir: string, to: string): Promise<number>;
+}
+
+const ENVIRONMENT = `environment:
+  IANODE_URL      the dataset's URL for load and query (default http://localhost:$GRAPH_PORT/ds)
+  IDP_ID_TOKEN    the ID token load and query send (\`eval "$(ianode token)"\` sets it)
+  IDP_URL, CLIENT_ID, IDP_ADMIN_PASSWORD   what token signs in with (the demo's by default)
+  IANODE_DATA_DIR (./data), IDP_PORT (9229), ACCESS_PORT (8091), GRAPH_PORT (3030), LOG_LEVEL (warn)   for up`;
+
+export const USAGE = `usage: ianode <command> [options]     (ianode <command> --help for one command)
+commands:
+  up                          the identity provider (9229), access service (8091) and graph server (3030, secure
+                              mode) as three supervised processes, data in ./data, the demo seeded (= npm start)
+  graph [options]             the graph server alone (open mode unless JWKS_URL is set); ianode graph --help
+  access [options]            the access service alone; ianode access --help
+  idp serve [options]         the identity provider alone; ianode idp --help
+  load FILE [--label L]       upload RDF (.ttl .trig .nt .nq .jsonld) with $IDP_ID_TOKEN
+  query 'SELECT …' [--accept TYPE]   run a SPARQL query with $IDP_ID_TOKEN, print the answer
+  token [EMAIL]               sign a demo user in; prints export IDP_ID_TOKEN=…
+  store verify DIR            check every file of a store folder (exit 0 healthy, 1 damaged)
+  store recover DIR --to NEW  write every commit before the first damage to a new store folder
+  help [COMMAND]              this text, or one command's
+options: -h, --help   usage;  -v, --version   the version
+exit codes: 0 done, 1 failed, 2 usage error
+${ENVIRONMENT}`;
+
+const STORE_USAGE = `usage: ianode store verify DIR             check every file of a store folder (exit 0 healthy, 1 damaged)
+       ianode store recover DIR --to NEW_DIR  write every commit before the first damage to a new store folder
+Both only read DIR; run them while the graph server is stopped (docs/operations.md).`;
+
+interface Command {
+  usage: string;
+  options: NonNullable<ParseArgsConfig['options']>;
+  /** Positional arguments allowed: [min, max]. */
+  positionals: [number, number];
+  run(values: Record<string, string | boolean | undefined>, positionals: string[], io: Io, actions: Actions): Promise<number>;
+}
+
+const datasetUrl = (env: NodeJS.ProcessEnv) => env.IANODE_URL ?? `http://localhost:${env.GRAPH_PORT ?? 3030}/ds`;
+const str = (value: string | boolean | undefined) => (typeof value === 'string' ? value : undefined);
+
+const COMMANDS: Record<string, Command> = {
+  up: {
+    usage: `usage: ianode up     (npm start runs it after the build)
+Starts the identity provider, then the access service, then the graph server (secure mode), each once
+the one before answers its health check, and restarts one that crashes. The first start seeds the demo
+pool, directory and labelled data, and every start prints the export lines for a second shell.
+Ctrl-C stops all three.
+environment: IANODE_DATA_DIR (./data), IDP_PORT (9229), ACCESS_PORT (8091), GRAPH_PORT (3030),
+  IANODE_HOST (127.0.0.1), LOG_LEVEL (warn), IANODE_CONFIG (config/graph-secure.yaml),
+  IANODE_DEMO_DATA (config/demo-data.trig; none: no demo data), IDP_REGION (us-east-1)`,
+    options: {},
+    positionals: [0, 0],
+    run: (_v, _p, _io, actions) => actions.up(),
+  },
+  load: {
+    usage: `usage: ianode load FILE [--label LABEL] [--url URL]
+Uploads FILE to URL/upload with $IDP_ID_TOKEN; the format comes from the extension: .ttl .trig .nt .nq .jsonld.
+  --label LABEL   the Security-Label of every quad without one in the file
+  --url URL       the dataset (default $IANODE_URL, else http://localhost:3030/ds)`,
+    options: { label: { type: 'string' }, url: { type: 'string' } },
+    positionals: [1, 1],
+    run: (v, [file], io, actions) => actions.load(file!, { url: str(v.url) ?? datasetUrl(io.env), token: io.env.IDP_ID_TOKEN, label: str(v.label) }),
+  },
+  query: {
+    usage: `usage: ianode query 'SPARQL' [--accept TYPE] [--url URL]
+Runs the query against URL/query with $IDP_ID_TOKEN and prints the answer.
+  --accept TYPE   the answer's media type, e.g. text/csv, application/sparql-results+json, text/turtle
+  --url URL       the dataset (default $IANODE_URL, else http://localhost:3030/ds)`,
+    options: { accept: { type: 'string' }, url: { type: 'string' } },
+    positionals: [1, 1],
+    run: (v, [text], io, actions) => actions.query(text!, { url: str(v.url) ?? datasetUrl(io.env), token: io.env.IDP_ID_TOKEN, accept: str(v.accept) }),
+  },
+  token: {
+    usage: `usage: ianode token [EMAIL]
+Signs EMAIL in at the identity provider (USER_PASSWORD_AUTH) and prints export IDP_ID_TOKEN=…;
+eval "$(ianode token admin@ianode.local)" sets it in your shell. EMAIL defaults to $USER_EMAIL,
+else user@ianode.local. Reads IDP_URL (http://localhost:9229), CLIENT_ID and IDP_ADMIN_PASSWORD
+(the demo's by default).`,
+    options: {},
+    positionals: [0, 1],
+    run: (_v, [user], io, actions) => actions.token(user ?? io.env.USER_EMAIL ?? 'user@ianode.local', io.env),
+  },
+  store: {
+    usage: STORE_USAGE,
+    options: {},
+    positionals: [0, Infinity],
+    run: async (_v, [action]) => {
+      throw new UsageError(action === undefined ? 'needs verify or recover' : `no store action ${JSON.stringify(action)}: verify or recover`);
+    },
+  },
+  'store verify': {
+    usage: `usage: ianode store verify DIR
+Checks every file of the store folder DIR (checksums, commit chain); exit 0 healthy, 1 damaged.
+Only reads DIR; run it while the graph server is stopped (docs/operations.md).`,
+    options: {},
+    positionals: [1, 1],
+    run: (_v, [dir], _io, actions) => actions.storeVerify(dir!),
+  },
+  'store recover': {
+    usage: `usage: ianode store recover DIR --to NEW_DIR
+Writes every commit of DIR before its first damage to the new store folder NEW_DIR (with a
+RECOVERY.txt report). Only reads DIR; run it while the graph server is stopped (docs/operations.md).`,
+    options: { to: { type: 'string' } },
+    positionals: [1, 1],
+    run: (v, [dir], _io, actions) => {
+      const to = str(v.to);
+      if (to === undefined) throw new UsageError('needs --to NEW_DIR');
+      return actions.storeRecover(dir!, to);
+    },
+  },
+};
+
+const SERVICES = { graph: '@ianode/graph-server', access: '@ianode/access-service', idp: '@ianode/idp' } as const;
+
+/** A mistake in the command line: exit 2 with the usage of the command it concerns. */
+export class UsageError extends Error {}
+
+function version(): string {
+  return (createRequire(import.meta.url)('../package.json') as { version: string }).version;
+}
+
+/** Reads the arguments of one command; `help` true when -h/--help is among them (nothing else is checked then). */
+function readArgs(command: Command, args: string[]): { help: boolean; values: Record<string, string | boolean | undefined>; positionals: string[] } {
+  let parsed;
+  try {
+    parsed = parseArgs({ args, options: { ...command.options, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true });
+  } catch (error) {
+    // A help request wins over any mistake beside it (`ianode load --bogus --help`).
+    const code = (error as { code?: string }).code;
+    if (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS_')) {
+      if (args.some((a) => a === '--help' || a === '-h')) return { help: true, values: {}, positionals: [] };
+      throw new UsageError((error as Error).message.split('. ')[0]!.replace(/\.$/, ''));
+    }
+    throw error;
+  }
+  const { values, positionals } = parsed;
+  if (values.help) return { help: true, values, positionals };
+  const [min, max] = command.positionals;
+  if (positionals.length < min) throw new UsageError(`missing argument${min - positionals.length > 1 ? 's' : ''}`);
+  if (positionals.length > max) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[max])}`);
+  return { help: false, values, positionals };
+}
+
+/** Runs `ianode ARGV…`; returns the exit code. Errors of a command that ran are the caller's (exit 1). */
+export async function runCli(argv: string[], io: Io, actions: Actions): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined) {
+    io.stderr(`${USAGE}\n`);
+    return 2;
+  }
+  if (name === '--help' || name === '-h') {
+    io.stdout(`${USAGE}\n`);
+    return 0;
+  }
+  if (name === '--version' || name === '-v') {
+    io.stdout(`ianode ${version()}\n`);
+    return 0;
+  }
+  if (name === 'help') {
+    const topic = rest.join(' ');
+    const command = COMMANDS[topic];
+    if (topic !== '' && command === undefined && !(topic in SERVICES)) {
+      io.stderr(`ianode: no command ${topic}\n${USAGE}\n`);
+      return 2;
+    }
+    if (topic in SERVICES) return actions.service(SERVICES[topic as keyof typeof SERVICES], ['--help']);
+    io.stdout(`${command?.usage ?? USAGE}\n`);
+    return 0;
+  }
+  if (name in SERVICES) return actions.service(SERVICES[name as keyof typeof SERVICES], rest);
+
+  let key = name;
+  let args = rest;
+  if (name === 'store' && (rest[0] === 'verify' || rest[0] === 'recover')) {
+    key = `store ${rest[0]}`;
+    args = rest.slice(1);
+  }
+  const command = COMMANDS[key];
+  if (command === undefined) {
+    io.stderr(`ianode: ${name.startsWith('-') ? 'unknown option' : 'unknown command'} ${name}\n${USAGE}\n`);
+    return 2;
+  }
+  try {
+    const { help, values, positionals } = readArgs(command, args);
+    if (help) {
+      io.stdout(`${command.usage}\n`);
+      return 0;
+    }
+    return await command.run(values, positionals, io, actions);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    io.stderr(`ianode ${key}: ${error.message}\n${command.usage}\n`);
+    return 2;
+  }
+}

@@ -1,0 +1,49 @@
+#!/usr/bin/env node
+// The build of every package (`tsc -b`, incremental), with a line before and after it so a first
+// build (about a minute on a small machine) is not mistaken for a hang. Run by `npm run build`, by
+// npm itself at `npm install` / `npm ci` (the root `prepare` script, so `npx ianode …` works right
+// after an install), by `npm start` (scripts/start.mjs) and by the `ianode` command file when it
+// finds no build (packages/cli/bin/ianode.js). Progress goes to stderr: stdout stays the command's.
+// Usage: build.mjs [--if-missing]   (--if-missing: only when there is no build yet)
+//   IANODE_SKIP_BUILD=1  do nothing (e.g. an install whose build you run yourself later)
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+/** The file the `ianode` command runs; its absence means "never built". */
+export const CLI_MAIN = path.join(ROOT, 'packages/cli/dist/main.js');
+
+/**
+ * Runs `tsc -b` at the repository root. Returns the exit code (0 when built or nothing to do).
+ * `log` receives the progress lines (default: stderr).
+ */
+export function build({ ifMissing = false, log = (line) => process.stderr.write(`${line}\n`), env = process.env } = {}) {
+  if (env.IANODE_SKIP_BUILD === '1') return 0;
+  const first = !existsSync(CLI_MAIN);
+  if (ifMissing && !first) return 0;
+  let tsc;
+  try {
+    tsc = createRequire(path.join(ROOT, 'package.json')).resolve('typescript/bin/tsc');
+  } catch {
+    // `npm install --omit=dev` leaves TypeScript out: nothing can be built, which is not an error of
+    // the install itself; the `ianode` command says what to do when it finds no build.
+    log('ianode: TypeScript is not installed (was dev left out?), so nothing is built; run `npm install` and `npm run build`');
+    return 0;
+  }
+  log(first ? 'ianode: building every package (tsc -b; the first build takes about a minute)…' : 'ianode: building (tsc -b, only what changed)…');
+  const started = Date.now();
+  const result = spawnSync(process.execPath, [tsc, '-b'], { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'] });
+  if (result.status !== 0) {
+    log(`ianode: the build failed (tsc -b exited ${result.status ?? result.signal}); fix the errors above and run \`npm run build\``);
+    return result.status || 1;
+  }
+  log(`ianode: built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  return 0;
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  process.exitCode = build({ ifMissing: process.argv.includes('--if-missing') });
+}
