@@ -4,8 +4,8 @@
  * dereferences URLs named by an uploader is an SSRF hole, so `@context` must be inline.
  */
 import { JsonLdParser } from 'jsonld-streaming-parser';
-import { createQuadSerialiser, type Quad } from '@ianode/rdf';
 import { GraphServerError } from './errors.js';
+import { parsedToNQuads } from './parsed-to-nquads.js';
 
 export const JSON_LD_TYPES = ['application/ld+json', 'application/json+ld'];
 
@@ -25,23 +25,7 @@ export async function jsonLdToNQuads(text: string, baseIRI: string | undefined):
       },
     },
   });
-  const out: string[] = [];
-  const serialiser = createQuadSerialiser('application/n-quads', (chunk) => out.push(chunk));
-  await new Promise<void>((resolve, reject) => {
-    parser.on('data', (quad: Quad) => {
-      try {
-        serialiser.push(quad);
-      } catch (error) {
-        reject(error);
-      }
-    });
-    parser.on('error', reject);
-    parser.on('end', () => resolve());
-    parser.write(text);
-    parser.end();
-  }).catch((error: unknown) => {
+  return parsedToNQuads(parser, text).catch((error: unknown) => {
     throw new GraphServerError('BAD_REQUEST', `JSON-LD error: ${error instanceof Error ? error.message : String(error)}; nothing was stored`, { cause: error });
   });
-  serialiser.end();
-  return out.join('');
 }

@@ -6,7 +6,8 @@
  * entity or DTD, so a body cannot make the server open a file or a URL.
  */
 import { RdfXmlParser } from 'rdfxml-streaming-parser';
-import { createQuadSerialiser, RdfSyntaxError, type Quad } from '@ianode/rdf';
+import { RdfSyntaxError } from '@ianode/rdf';
+import { parsedToNQuads } from './parsed-to-nquads.js';
 
 export const RDF_XML_TYPES = ['application/rdf+xml', 'text/rdf+xml', 'application/rdf'];
 
@@ -24,30 +25,14 @@ const POSITION = /(?:line[: ]+(\d+)[, ]+column[: ]+(\d+))|(?:^|\s|\()(\d+):(\d+)
  * line and column where the parser stopped). */
 export async function rdfXmlToNQuads(text: string, baseIRI: string | undefined): Promise<string> {
   const parser = new RdfXmlParser({ ...(baseIRI === undefined ? {} : { baseIRI }), trackPosition: true });
-  const out: string[] = [];
-  const serialiser = createQuadSerialiser('application/n-quads', (chunk) => out.push(chunk));
-  await new Promise<void>((resolve, reject) => {
-    parser.on('data', (quad: Quad) => {
-      try {
-        serialiser.push(quad);
-      } catch (error) {
-        reject(error);
-      }
-    });
-    parser.on('error', reject);
-    parser.on('end', () => resolve());
-    parser.write(text);
-    // The parser does not close its XML parser at the end, so a document cut short (`<rdf:RDF`)
-    // or empty would pass as no triples: closing it reports unclosed elements and a missing root.
-    (parser as unknown as { saxParser: { close(): void } }).saxParser.close();
-    parser.end();
-  }).catch((error: unknown) => {
+  // The parser does not close its XML parser at the end, so a document cut short (`<rdf:RDF`)
+  // or empty would pass as no triples: closing it reports unclosed elements and a missing root.
+  const closeXml = () => (parser as unknown as { saxParser: { close(): void } }).saxParser.close();
+  return parsedToNQuads(parser, text, closeXml).catch((error: unknown) => {
     const message = error instanceof Error ? error.message : String(error);
     const at = POSITION.exec(message);
     const line = Number(at?.[1] ?? at?.[3] ?? 0);
     const column = Number(at?.[2] ?? at?.[4] ?? 0);
     throw new RdfSyntaxError(`RDF/XML: ${message.replace(/^\d+:\d+:\s*/, '')}`, line, column, { cause: error });
   });
-  serialiser.end();
-  return out.join('');
 }

@@ -6,20 +6,10 @@ import { describe, expect, it } from 'vitest';
 import { blankNode, literal, namedNode, quad, RDF_NS, type Quad } from '@ianode/rdf';
 import { nodeId, RdfXmlError, rdfXmlChunks, splitPredicate } from '../../src/results/rdf-xml.js';
 import { negotiateResultType, serialiseResultToString } from '../../src/index.js';
+import { mulberry32 } from '../support/random.js';
 
 const XSD = 'http://www.w3.org/2001/XMLSchema#';
 
-/** mulberry32: a small seeded PRNG, so every run tests the same graphs. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const PREDICATES = [
   'http://ex/p', 'http://ex/ns#local', 'http://ex/a/b.c-d_e', 'http://ex/123abc', 'urn:x:y', `${RDF_NS}type`, `${RDF_NS}_1`,
@@ -73,7 +63,7 @@ async function parse(text: string): Promise<Quad[]> {
 
 describe('RDF/XML writer', () => {
   it('round-trips random graphs (isomorphic after rdfxml-streaming-parser)', async () => {
-    const random = prng(20261126);
+    const random = mulberry32(20261126);
     for (let i = 0; i < 40; i++) {
       const data = randomGraph(random, 1 + Math.floor(random() * 60));
       const text = [...rdfXmlChunks(data)].join('');

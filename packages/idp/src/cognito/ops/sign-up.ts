@@ -19,7 +19,7 @@ import { findUser, findUserBySub, insertUser, requireUser, saveUser, type User }
 import { operation } from '../operation.js';
 import { AttributeList, bool, ClientId, obj, Password, str, strMap, Username, UserPoolId } from '../schema.js';
 import { deliveryDetails, publicClient, sendCode, type CodeDeliveryDetails } from './code-delivery.js';
-import { checkEmailUnique } from './users.js';
+import { checkEmailUnique, storedUsername } from './users.js';
 
 const SecretHash = str(1, 128);
 const ConfirmationCode = str(1, 2048, '^[\\S]+$');
@@ -42,12 +42,7 @@ async function signUp(ctx: IdpContext, req: SignUpRequest): Promise<object> {
   for (const name of Object.keys(attributes))
     if (name.endsWith('_verified')) throw invalidParameter(`Cannot set ${name} at sign-up.`);
   const sub = randomUUID();
-  let username = req.Username;
-  if (pool.config.UsernameAttributes.includes('email')) {
-    if (!/^[^\s@]+@[^\s@]+$/.test(req.Username)) throw invalidParameter('Username should be an email.');
-    attributes.email ??= req.Username;
-    username = sub;
-  }
+  const username = storedUsername(pool, req.Username, attributes, sub);
   checkPasswordPolicy(req.Password, pool.config.PasswordPolicy);
   const credentials = await passwordCredentials(ctx, pool.id, username, req.Password);
   const now = ctx.now();

@@ -46,6 +46,18 @@ export function checkEmailUnique(ctx: IdpContext, pool: Pool, attributes: Record
 }
 
 /**
+ * The user name a new user is stored under: the given one, or, in a pool whose users sign in with
+ * their e-mail address, the user's `sub` (the given name must then be an address and becomes the
+ * `email` attribute unless one was given), as in Cognito. AdminCreateUser and SignUp share it.
+ */
+export function storedUsername(pool: Pool, given: string, attributes: Record<string, string>, sub: string): string {
+  if (!pool.config.UsernameAttributes.includes('email')) return given;
+  if (!/^[^\s@]+@[^\s@]+$/.test(given)) throw invalidParameter('Username should be an email.');
+  attributes.email ??= given;
+  return sub;
+}
+
+/**
  * Creates a user in FORCE_CHANGE_PASSWORD. In a pool whose UsernameAttributes include `email`, the
  * given user name is the e-mail address and the stored user name is the user's `sub`, as in Cognito.
  * No message is ever delivered: without TemporaryPassword the user cannot sign in until an admin
@@ -56,12 +68,7 @@ export async function adminCreateUser(ctx: IdpContext, req: AdminCreateUserReque
   if (req.MessageAction === 'RESEND') return requireUser(ctx.db, pool, req.Username);
   const attributes = checkAttributes(pool, req.UserAttributes ?? []);
   const sub = randomUUID();
-  let username = req.Username;
-  if (pool.config.UsernameAttributes.includes('email')) {
-    if (!/^[^\s@]+@[^\s@]+$/.test(req.Username)) throw invalidParameter('Username should be an email.');
-    attributes.email ??= req.Username;
-    username = sub;
-  }
+  const username = storedUsername(pool, req.Username, attributes, sub);
   if (req.TemporaryPassword !== undefined) checkPasswordPolicy(req.TemporaryPassword, pool.config.PasswordPolicy);
   const credentials: PasswordCredentials =
     req.TemporaryPassword !== undefined
