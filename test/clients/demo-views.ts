@@ -4,6 +4,8 @@
  * clearance TS) sees all three of project1's triples; the ordinary user (engineer, contractor,
  * clearance OS) not the codename, which is labelled `clearance=S && employee`.
  */
+import { expect } from 'vitest';
+
 export type Who = 'admin' | 'user';
 
 const ex = (local: string): string => `<http://example/${local}>`;
@@ -46,3 +48,17 @@ export interface Step {
   [key: string]: unknown;
 }
 export type Report = Record<string, Step>;
+
+/** The step, asserted to have succeeded (the failure's status and message show in the diff). */
+export function ok(report: Report | undefined, name: string): Step {
+  const step = report?.[name];
+  expect(step, name).toMatchObject({ ok: true });
+  return step!;
+}
+
+/** The step, asserted to have been refused with `status`. */
+export function refused(report: Report | undefined, name: string, status: number): Step {
+  const step = report?.[name];
+  expect(step, name).toMatchObject({ ok: false, status });
+  return step!;
+}

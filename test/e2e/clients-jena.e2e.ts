@@ -11,7 +11,7 @@ import { execFile, execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { askAnswer, constructed, described, projectRows, sorted, type Report, type Step, type Who } from '../clients/demo-views.js';
+import { askAnswer, constructed, described, ok, projectRows, refused, sorted, type Report, type Who } from '../clients/demo-views.js';
 import { clientTools, idToken, NpmStartNode, root } from './support.js';
 
 const run = promisify(execFile);
@@ -28,18 +28,6 @@ async function jena(token: string): Promise<Report> {
     { env: { ...process.env, IANODE_TOKEN: token }, timeout: 120_000, maxBuffer: 16 << 20 },
   );
   return JSON.parse(stdout) as Report;
-}
-
-function ok(report: Report | undefined, name: string): Step {
-  const step = report?.[name];
-  expect(step, name).toMatchObject({ ok: true });
-  return step!;
-}
-
-function refused(report: Report | undefined, name: string, status: number): Step {
-  const step = report?.[name];
-  expect(step, name).toMatchObject({ ok: false, status });
-  return step!;
 }
 
 const title = (s: string, text: string): string[] => [`<${PREFIX}jena-graph/${s}>`, '<http://example/title>', `"${text}"`];

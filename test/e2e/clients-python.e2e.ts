@@ -11,7 +11,7 @@ import { execFile, execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { askAnswer, constructed, described, projectRows, sorted, type Report, type Step, type Who } from '../clients/demo-views.js';
+import { askAnswer, constructed, described, ok, projectRows, refused, sorted, type Report, type Who } from '../clients/demo-views.js';
 import { clientTools, idToken, NpmStartNode, root } from './support.js';
 
 const run = promisify(execFile);
@@ -31,20 +31,6 @@ async function script(name: 'sparqlwrapper' | 'rdflib', token: string): Promise<
     { cwd: path.join(clients, 'python'), env: { ...process.env, IANODE_TOKEN: token, PYTHONDONTWRITEBYTECODE: '1' }, timeout: 120_000, maxBuffer: 16 << 20 },
   );
   return JSON.parse(stdout) as Report;
-}
-
-/** The step, asserted to have succeeded (the failure's status and message show in the diff). */
-function ok(report: Report | undefined, name: string): Step {
-  const step = report?.[name];
-  expect(step, name).toMatchObject({ ok: true });
-  return step!;
-}
-
-/** The step, asserted to have been refused with `status`. */
-function refused(report: Report | undefined, name: string, status: number): Step {
-  const step = report?.[name];
-  expect(step, name).toMatchObject({ ok: false, status });
-  return step!;
 }
 
 describe.skipIf(tools.skip)(`Python SPARQL clients against npm start${tools.reason}`, () => {
