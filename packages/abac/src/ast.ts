@@ -2,7 +2,7 @@
  * The abstract syntax of a security label (SPEC §3, the RDF-ABAC label language) and its
  * canonical printed form.
  */
-import { FALSE, TRUE, isWord, quote } from './words.js';
+import { FALSE, TRUE, isNonIntegerNumber, isWord, quote } from './words.js';
 
 /** A parsed label. `and`/`or` are n-ary and never directly nest a node of their own type. */
 export type LabelExpr = AnyLabel | NoneLabel | AttrLabel | CompareLabel | AndLabel | OrLabel;
@@ -47,9 +47,10 @@ export function printLabel(expr: LabelExpr): string {
   }
 }
 
-/** An attribute name: the bare keywords `true`/`false` are not names, so they are quoted. */
+/** An attribute name: the bare keywords `true`/`false` and bare decimals (`1.0`) are not names, so
+ * they are quoted. */
 export function printName(name: string): string {
-  return isWord(name) && name !== TRUE && name !== FALSE ? name : quote(name);
+  return isWord(name) && name !== TRUE && name !== FALSE && !isNonIntegerNumber(name) ? name : quote(name);
 }
 
 /** A value: `true`/`false` print as the bare keywords they are. */

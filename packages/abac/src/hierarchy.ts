@@ -12,6 +12,8 @@ export class Hierarchy {
 
   constructor(name: string, tiers: readonly string[]) {
     if (typeof name !== 'string' || name === '') throw new TypeError('Hierarchy: the attribute name must be a non-empty string');
+    // As RDF-ABAC's hierarchy syntax (`name: v1, v2`): the name cannot hold ':' or white space.
+    if (/[:\s]/u.test(name)) throw new TypeError(`Hierarchy: the attribute name ${JSON.stringify(name)} may not contain ':' or white space`);
     const ranks = new Map<string, number>();
     tiers.forEach((tier, index) => {
       if (typeof tier !== 'string') throw new TypeError(`Hierarchy ${name}: tier ${index} is not a string`);

@@ -6,3 +6,4 @@ export * from './attributes.js';
 export * from './compile.js';
 export * from './evaluator.js';
 export { isWord, quote, TRUE, FALSE } from './words.js';
+export * from './legacy.js';

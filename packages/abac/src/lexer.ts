@@ -43,7 +43,7 @@ export class Lexer {
 
   private read(): Token {
     const text = this.text;
-    while (this.pos < text.length && /\s/u.test(text.charAt(this.pos))) this.pos++;
+    this.skipSpaceAndComments();
     const start = this.pos;
     if (start >= text.length) return { kind: 'end', start, end: start, value: '' };
     const c = text.charAt(start);
@@ -63,6 +63,16 @@ export class Lexer {
     if (isWordStart(ch)) return this.readWord();
     this.pos += ch.length;
     return { kind: 'invalid', start, end: this.pos, value: ch };
+  }
+
+  /** White space and `#` comments to the end of the line (as RDF-ABAC's tokenizer skips them). */
+  private skipSpaceAndComments(): void {
+    const text = this.text;
+    for (;;) {
+      while (this.pos < text.length && /\s/u.test(text.charAt(this.pos))) this.pos++;
+      if (text.charAt(this.pos) !== '#') return;
+      while (this.pos < text.length && text.charAt(this.pos) !== '\n' && text.charAt(this.pos) !== '\r') this.pos++;
+    }
   }
 
   private symbol(kind: TokenKind, length: number): Token {
@@ -87,19 +97,21 @@ export class Lexer {
     return { kind: 'word', start, end: lastEnd, value: text.slice(start, lastEnd) };
   }
 
-  /** A Turtle short string (`STRING_LITERAL_QUOTE` / `STRING_LITERAL_SINGLE_QUOTE`). */
+  /** A Turtle string: short (`"…"`, `'…'`) or long (`"""…"""`, `'''…'''`, line breaks allowed). */
   private readString(quoteChar: string): Token {
     const text = this.text;
     const start = this.pos;
-    let i = start + 1;
+    const closing = text.startsWith(quoteChar.repeat(3), start) ? quoteChar.repeat(3) : quoteChar;
+    const long = closing.length === 3;
+    let i = start + closing.length;
     let value = '';
     for (;;) {
       if (i >= text.length) {
-        throw new LabelSyntaxError(text, start, `unterminated string: expected closing ${quoteChar}, found end of label`);
+        throw new LabelSyntaxError(text, start, `unterminated string: expected closing ${closing}, found end of label`);
       }
       const c = text.charAt(i);
-      if (c === quoteChar) break;
-      if (c === '\n' || c === '\r') {
+      if (long ? text.startsWith(closing, i) : c === quoteChar) break;
+      if (!long && (c === '\n' || c === '\r')) {
         throw new LabelSyntaxError(text, i, `unterminated string: expected closing ${quoteChar}, found a line break`);
       }
       if (c !== '\\') {
@@ -126,7 +138,7 @@ export class Lexer {
         throw new LabelSyntaxError(text, i, `invalid escape: expected one of \\t \\b \\n \\r \\f \\" \\' \\\\ \\u \\U, found ${found}`);
       }
     }
-    this.pos = i + 1;
+    this.pos = i + closing.length;
     return { kind: 'string', start, end: this.pos, value };
   }
 }

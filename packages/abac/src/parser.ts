@@ -6,13 +6,15 @@
  *   and   := unary (('&' | '&&') unary)*
  *   unary := '(' or ')' | attr [('=' | '!=') value]
  *
+ * Strings are Turtle strings, short or long; `#` starts a comment to the end of the line. A bare
+ * decimal (`1.0`) is not an attribute name; the values `true`/`false` ignore case.
  * `*` and `!` are only whole labels. Nested `and`s (and `or`s) are flattened and redundant
  * parentheses dropped, so equal meanings of this shape print the same.
  */
 import type { LabelExpr } from './ast.js';
 import { LabelSyntaxError } from './errors.js';
 import { Lexer, type Token } from './lexer.js';
-import { isBooleanKeyword } from './words.js';
+import { isBooleanKeyword, isNonIntegerNumber } from './words.js';
 
 /** Parentheses deeper than this are rejected (labels come from uploads; keep the stack safe). */
 export const MAX_LABEL_DEPTH = 100;
@@ -86,6 +88,9 @@ class Parser {
       throw this.error(token, `expected ${expected}, found keyword '${token.value}' (quote it to use it as a name)`, false);
     }
     if (token.value === '') throw this.error(token, 'expected attribute name, found an empty string', false);
+    if (token.kind === 'word' && isNonIntegerNumber(token.value)) {
+      throw this.error(token, `expected ${expected}, found the number '${token.value}' (an attribute name may be an integer, not a decimal; quote it to use it as a name)`, false);
+    }
     const name = token.value;
     const op = this.lexer.peek();
     if (op.kind !== 'eq' && op.kind !== 'ne') return { type: 'attr', name };
@@ -94,7 +99,10 @@ class Parser {
     if (value.kind !== 'word' && value.kind !== 'string') {
       throw this.error(value, `expected attribute value after '${op.value}'`);
     }
-    return { type: 'compare', name, op: op.kind === 'eq' ? '=' : '!=', value: value.value };
+    // Booleans ignore case in a value, as in RDF-ABAC (`x=TRUE` is `x=true`).
+    const lower = value.value.toLowerCase();
+    const text = isBooleanKeyword(lower) ? lower : value.value;
+    return { type: 'compare', name, op: op.kind === 'eq' ? '=' : '!=', value: text };
   }
 
   private error(token: Token, message: string, withFound = true): LabelSyntaxError {

@@ -36,6 +36,15 @@ export function isWord(text: string): boolean {
   return WORD.test(text);
 }
 
+/** A decimal or double written bare (`1.0`, `2.5e3`): RDF-ABAC reads it as a number token, which
+ * may be a value but not an attribute name (an integer may be either). */
+const NON_INTEGER_NUMBER = /^(?:[0-9]+\.[0-9]+(?:[eE][+-]?[0-9]+)?|[0-9]+[eE][+-]?[0-9]+)$/;
+
+/** Whether the bare word `text` is a decimal or double (not an attribute name unless quoted). */
+export function isNonIntegerNumber(text: string): boolean {
+  return NON_INTEGER_NUMBER.test(text);
+}
+
 /** Whether `value` is one of the boolean keywords. */
 export function isBooleanKeyword(value: string): boolean {
   return value === TRUE || value === FALSE;

@@ -3,7 +3,7 @@
  * rule (@ianode/service config.ts), merged over defaults, plus the environment variables of
  * secure mode.
  */
-import { validateLabel } from '@ianode/abac';
+import { readLabel, validateLabel } from '@ianode/abac';
 import { envFlag, envList, envValue, parseCorsOrigins, readConfigFile, type Env } from '@ianode/service';
 
 /** Operations a caller may be allowed: query and graph-store reads (`read`), uploads and updates (`write`). */
@@ -18,6 +18,8 @@ export interface DatasetConfig {
   defaultLabel: string;
   /** Label expressions over the caller's attributes that allow each operation (secure mode). */
   permissions: Record<Operation, string>;
+  /** How labels from data and headers are read (docs/graph-server.md "Configuration"). */
+  labels: LabelsConfig;
   /** Checkpoint once the log passes this many bytes (default 64 MiB). */
   checkpointBytes: number;
   /** Checkpoint a non-empty log this long after the last checkpoint; 0 = off (default 15 min). */
@@ -26,6 +28,13 @@ export interface DatasetConfig {
   compactDeletedFraction: number;
   /** …and at least this many (default 10 000). */
   compactMinDeleted: number;
+}
+
+export interface LabelsConfig {
+  /** RDF-ABAC's legacy fallback (default on, as the reference): a label that does not parse and
+   * holds none of `= space , ( ) < > { } ! *` is one attribute name (`user@host`). Applies to the
+   * Security-Label header, the labels graph and `defaultLabel`; never to `permissions`. */
+  legacy: boolean;
 }
 
 /** The dataset settings that tune the store (StoreOptions of @ianode/store). */
@@ -155,7 +164,7 @@ export const DEFAULT_PORT = 3030;
 
 /** A partial configuration as a file or a caller gives it. */
 export interface GraphServerConfigInput {
-  dataset?: Partial<DatasetConfig> & { permissions?: Partial<Record<Operation, string>> };
+  dataset?: Partial<DatasetConfig> & { permissions?: Partial<Record<Operation, string>>; labels?: Partial<LabelsConfig> };
   writes?: Partial<WritesConfig>;
   limits?: Partial<LimitsConfig>;
   security?: Partial<SecurityConfig>;
@@ -170,6 +179,7 @@ export function defaultConfig(): GraphServerConfig {
       name: 'ds',
       defaultLabel: '!',
       permissions: { read: 'ianode_read | ianode_admin', write: 'ianode_admin' },
+      labels: { legacy: true },
       checkpointBytes: 64 * 1024 * 1024,
       checkpointIntervalMs: 15 * 60_000,
       compactDeletedFraction: 0.25,
@@ -194,6 +204,7 @@ export function resolveConfig(input: GraphServerConfigInput = {}): GraphServerCo
       ...base.dataset,
       ...stripUndefined(input.dataset ?? {}),
       permissions: { ...base.dataset.permissions, ...stripUndefined(input.dataset?.permissions ?? {}) },
+      labels: { ...base.dataset.labels, ...stripUndefined(input.dataset?.labels ?? {}) },
     },
     writes: { ...base.writes, ...stripUndefined(input.writes ?? {}) },
     limits: { ...base.limits, ...stripUndefined(input.limits ?? {}) },
@@ -202,7 +213,15 @@ export function resolveConfig(input: GraphServerConfigInput = {}): GraphServerCo
     cors: { origins: input.cors?.origins === undefined ? base.cors.origins : parseCorsOrigins(input.cors.origins, 'cors.origins') },
   };
   if (!/^[A-Za-z0-9_-]+$/.test(config.dataset.name)) throw new TypeError(`dataset.name must be a word of letters, digits, _ or -: ${JSON.stringify(config.dataset.name)}`);
-  for (const [field, label] of [['dataset.defaultLabel', config.dataset.defaultLabel], ['dataset.permissions.read', config.dataset.permissions.read], ['dataset.permissions.write', config.dataset.permissions.write]] as const) {
+  if (typeof config.dataset.labels.legacy !== 'boolean') throw new TypeError('dataset.labels.legacy must be true or false');
+  if (typeof config.dataset.defaultLabel !== 'string') throw new TypeError('dataset.defaultLabel must be a label expression');
+  try {
+    // The default label is data-side: read as uploads are (legacy fallback); permissions are strict.
+    config.dataset.defaultLabel = readLabel(config.dataset.defaultLabel, { legacy: config.dataset.labels.legacy });
+  } catch (error) {
+    throw new TypeError(`dataset.defaultLabel: ${(error as Error).message}`);
+  }
+  for (const [field, label] of [['dataset.permissions.read', config.dataset.permissions.read], ['dataset.permissions.write', config.dataset.permissions.write]] as const) {
     if (typeof label !== 'string') throw new TypeError(`${field} must be a label expression`);
     try {
       validateLabel(label);

@@ -123,7 +123,15 @@ export function createSecurity(options: SecurityOptions): Security {
     const { attributes: strings, hierarchies: tiersByName } = await attributes.resolve(token, { identity: verified.identity, subject: verified.subject });
     const set = AttributeSet.from(strings);
     const hierarchies = new Map<string, Hierarchy>();
-    for (const [name, tiers] of tiersByName) hierarchies.set(name, new Hierarchy(name, tiers));
+    for (const [name, tiers] of tiersByName) {
+      // A name RDF-ABAC's hierarchy syntax cannot hold (':' or white space) is refused by Hierarchy:
+      // that attribute then has no hierarchy (exact values only: less access, never more).
+      try {
+        hierarchies.set(name, new Hierarchy(name, tiers));
+      } catch (error) {
+        if (!(error instanceof TypeError)) throw error;
+      }
+    }
     const evaluator = new LabelEvaluator(set, (name) => hierarchies.get(name));
     return {
       id: verified.identity,
@@ -131,7 +139,7 @@ export function createSecurity(options: SecurityOptions): Security {
       attributes: strings,
       may: (operation) => evaluator.isVisible(permissions[operation]),
       visible: (label) => evaluator.isVisible(label),
-      grant: { attributes: strings, hierarchies: [...tiersByName] },
+      grant: { attributes: strings, hierarchies: [...hierarchies].map(([name, h]) => [name, [...h.tiers]] as [string, string[]]) },
     };
   }
 

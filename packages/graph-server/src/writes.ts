@@ -21,7 +21,7 @@
  * between), plus the request's own pending writes (the update overlay of @ianode/sparql).
  */
 import type { FastifyRequest } from 'fastify';
-import { validateLabel } from '@ianode/abac';
+import { readLabel } from '@ianode/abac';
 import { namedNode, type Dataset } from '@ianode/rdf';
 import { createFileLoader, executeUpdate, parseUpdate, type ParsedUpdate, type UpdateOp, type UpdateResult } from '@ianode/sparql';
 import type { KeyQuad, LoadResult, PreparedLoad, QuadStore, WriteOptions, WriteOutcome, WriteTransaction } from '@ianode/store';
@@ -30,13 +30,14 @@ import { rdfXmlToNQuads } from './rdfxml.js';
 import type { RouteContext } from './routes/context.js';
 import type { Caller } from './security.js';
 
-/** The request's `Security-Label` header, validated (LabelSyntaxError -> 400), or undefined. */
-export function requestLabel(request: FastifyRequest): string | undefined {
+/** The request's `Security-Label` header, read as the dataset reads labels (`dataset.labels.legacy`:
+ * the RDF-ABAC fallback gives a quoted attribute name) and validated (LabelSyntaxError -> 400), or
+ * undefined. */
+export function requestLabel(request: FastifyRequest, legacy: boolean): string | undefined {
   const header = request.headers['security-label'];
   if (header === undefined) return undefined;
   if (Array.isArray(header)) throw new GraphServerError('BAD_REQUEST', 'one Security-Label header per request');
-  validateLabel(header);
-  return header;
+  return readLabel(header, { legacy });
 }
 
 /** The write side of the store, as routes get it: always in a caller's write scope. */
@@ -190,7 +191,7 @@ export async function runSparqlUpdate(
   options: { baseIRI?: string | undefined; using?: UpdateDataset | undefined } = {},
 ): Promise<{ operations: number } & WriteCounts> {
   const caller = request.caller!;
-  const label = requestLabel(request);
+  const label = requestLabel(request, ctx.config.dataset.labels.legacy);
   const parsed = withProtocolDataset(parseUpdate(text, { baseIRI: options.baseIRI ?? ctx.baseIRI }), options.using);
   const { queryTimeoutMs, resultRows } = ctx.config.limits;
   const loadDir = process.env.IANODE_UPDATE_LOAD_DIR;

@@ -30,6 +30,11 @@ describe('parsePatternTerms', () => {
     ]);
   });
 
+  it('skips # comments to the end of the line, as RDF-ABAC (Jena RIOT) does', () => {
+    expect(parsePatternTerms('# the triple\n:s # subject\n:p "x # not a comment"# object\r\n#', prefixes)).toEqual(['<http://ex/s', '<http://ex/p', '"x # not a comment"']);
+    expect(() => parsePatternTerms(':s :p # :o', prefixes)).toThrow(/expected 3 or 4 terms/);
+  });
+
   it('handles local name escapes and relative IRIs with a base', () => {
     expect(parsePatternTerms(':a\\-b :p.q <rel>', prefixes, 'http://base/dir/')).toEqual(['<http://ex/a-b', '<http://ex/p.q', '<http://base/dir/rel']);
   });

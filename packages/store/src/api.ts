@@ -92,6 +92,9 @@ export interface LoadOptions extends WriteOptions {
   /** The `Security-Label` of the request: applies to every quad of the load (SPEC §3). */
   label?: string | undefined;
   baseIRI?: string | undefined;
+  /** RDF-ABAC's legacy label fallback for the labels graph's labels (`readLabel` of @ianode/abac;
+   * the graph server's `dataset.labels.legacy`). The `Security-Label` is read by the caller. */
+  legacyLabels?: boolean | undefined;
 }
 
 /**

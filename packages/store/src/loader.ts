@@ -9,7 +9,7 @@
  * quad arrives. The labels graph itself is never stored as data. Any malformed label or entry
  * throws, and the transaction stores nothing.
  */
-import { LabelSyntaxError, validateLabel } from '@ianode/abac';
+import { LabelSyntaxError, readLabel, validateLabel } from '@ianode/abac';
 import { keyToTerm, parsePatternTerms, parseQuadKeyStream, parseQuadKeys, type TermDictionary } from '@ianode/rdf';
 import type { LoadOptions, LoadResult, PreparedLoad } from './api.js';
 import { StoreError } from './errors.js';
@@ -66,7 +66,7 @@ export async function loadRdf(
   const parseOptions = { format: options.format, baseIRI: options.baseIRI };
   const { prefixes } =
     typeof input === 'string' ? parseQuadKeys(input, parseOptions, sink) : await parseQuadKeyStream(input, parseOptions, sink);
-  for (const a of labelAssignments(entries, prefixes, options.baseIRI)) {
+  for (const a of labelAssignments(entries, prefixes, options.baseIRI, options.legacyLabels === true)) {
     tx.setLabelIds(dict.intern(a.g), dict.intern(a.s), dict.intern(a.p), dict.intern(a.o), labels.intern(a.label));
   }
   return { quads, triples, labels: entries.size };
@@ -117,7 +117,7 @@ export async function prepareLoad(input: string | AsyncIterable<string | Uint8Ar
   const parseOptions = { format: options.format, baseIRI: options.baseIRI };
   const { prefixes } =
     typeof input === 'string' ? parseQuadKeys(input, parseOptions, sink) : await parseQuadKeyStream(input, parseOptions, sink);
-  const assignments = labelAssignments(entries, prefixes, options.baseIRI).map((a) => ({
+  const assignments = labelAssignments(entries, prefixes, options.baseIRI, options.legacyLabels === true).map((a) => ({
     g: local(a.g), s: local(a.s), p: local(a.p), o: local(a.o), label: a.label,
   }));
   return { kind: 'prepared-load', terms, rows: rows.subarray(0, 4 * quads), label: options.label, assignments, quads, triples, labels: entries.size };
@@ -141,6 +141,7 @@ function labelAssignments(
   entries: Map<string, LabelEntry>,
   prefixes: Record<string, string>,
   baseIRI: string | undefined,
+  legacy: boolean,
 ): { g: string; s: string; p: string; o: string; label: string }[] {
   const assigned = new Map<string, string>();
   const out: { g: string; s: string; p: string; o: string; label: string }[] = [];
@@ -155,22 +156,23 @@ function labelAssignments(
     if (keys.length !== 3 && keys.length !== 4) {
       throw new StoreError('LABELS_GRAPH', `labels graph: pattern '${patternText}' must have 3 or 4 terms, found ${keys.length}`);
     }
+    // Graph first (SPEC §3, RDF-ABAC 3): `g s p o`; three terms are a default-graph triple.
     const [g, s, p, o] = keys.length === 4 ? keys : ['', ...keys];
     const id = `${g}\u0000${s}\u0000${p}\u0000${o}`;
-    const label = labelText.trim();
-    const previous = assigned.get(id);
-    if (previous !== undefined && previous !== label) {
-      throw new StoreError('LABELS_GRAPH', `labels graph: pattern '${patternText}' has two labels ('${previous}' and '${labelText}')`);
-    }
-    assigned.set(id, label);
+    let label: string;
     try {
-      validateLabel(label);
+      label = readLabel(labelText, { legacy });
     } catch (err) {
       if (err instanceof LabelSyntaxError) {
         throw new StoreError('LABELS_GRAPH', `labels graph: malformed label for pattern '${patternText}': ${err.message}`, { cause: err });
       }
       throw err;
     }
+    const previous = assigned.get(id);
+    if (previous !== undefined && previous !== label) {
+      throw new StoreError('LABELS_GRAPH', `labels graph: pattern '${patternText}' has two labels ('${previous}' and '${labelText}')`);
+    }
+    assigned.set(id, label);
     out.push({ g: g!, s: s!, p: p!, o: o!, label });
   }
   return out;
@@ -183,12 +185,39 @@ function collectEntry(entries: Map<string, LabelEntry>, s: string, p: string, o:
   if (o.charCodeAt(0) !== 34 /* " */) {
     throw new StoreError('LABELS_GRAPH', `labels graph: authz:${isPattern ? 'pattern' : 'label'} must be a string literal`);
   }
+  const literal = keyToTerm(o);
+  let text = literal.value;
+  if (isLabel && literal.termType === 'Literal' && literal.datatype.value === XSD_BASE64) {
+    text = decodeBase64Label(text, s);
+  } else if (literal.termType === 'Literal' && literal.datatype.value !== XSD_STRING && literal.datatype.value !== RDF_LANG_STRING) {
+    throw new StoreError('LABELS_GRAPH', `labels graph: authz:${isPattern ? 'pattern' : 'label'} must be a string literal${isLabel ? ' or an xsd:base64Binary literal' : ''}, found datatype <${literal.datatype.value}>`);
+  }
   let entry = entries.get(s);
   if (!entry) {
     entry = { patterns: [], labels: [] };
     entries.set(s, entry);
   }
-  (isPattern ? entry.patterns : entry.labels).push(keyToTerm(o).value);
+  (isPattern ? entry.patterns : entry.labels).push(text);
+}
+
+const XSD_BASE64 = 'http://www.w3.org/2001/XMLSchema#base64Binary';
+const XSD_STRING = 'http://www.w3.org/2001/XMLSchema#string';
+const RDF_LANG_STRING = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#langString';
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+/** An `xsd:base64Binary` label (RDF-ABAC 3): the UTF-8 text of the decoded bytes. Node's decoder
+ * skips bad characters silently, so the lexical form is checked first (white space dropped, as
+ * xsd:base64Binary allows). */
+function decodeBase64Label(lexical: string, entryKey: string): string {
+  const compact = lexical.replace(/\s+/g, '');
+  if (BASE64.test(compact)) {
+    try {
+      return new TextDecoder('utf-8', { fatal: true }).decode(Buffer.from(compact, 'base64'));
+    } catch {
+      throw new StoreError('LABELS_GRAPH', `labels graph: entry ${entryKey}: authz:label "${lexical}"^^xsd:base64Binary does not decode to UTF-8 text`);
+    }
+  }
+  throw new StoreError('LABELS_GRAPH', `labels graph: entry ${entryKey}: authz:label "${lexical}"^^xsd:base64Binary is not valid base64`);
 }
 
 function checkEntry(entry: LabelEntry): [string, string] {

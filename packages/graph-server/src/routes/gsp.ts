@@ -177,7 +177,7 @@ export function registerGraphStore(app: FastifyInstance, ctx: RouteContext): voi
 
   const write = (targetOf: (request: FastifyRequest) => Target) => async (request: FastifyRequest, reply: FastifyReply) => {
     ctx.security.require(request.caller!, 'write');
-    const label = requestLabel(request);
+    const label = requestLabel(request, ctx.config.dataset.labels.legacy);
     let target = targetOf(request);
     const method = request.method as 'PUT' | 'POST' | 'DELETE';
     if (target.kind === 'dataset' && method !== 'POST') throw new GraphServerError('BAD_REQUEST', `${method} ${dataPath} needs ?default or ?graph=<iri> (or a graph URL under ${dataPath}/)`);

@@ -29,7 +29,7 @@ export function registerUpload(app: FastifyInstance, ctx: RouteContext): void {
   app.post(`/${config.dataset.name}/upload`, async (request, reply) => {
     const caller = request.caller!;
     security.require(caller, 'write');
-    const label = requestLabel(request); // a malformed label is 400 before any byte is read
+    const label = requestLabel(request, config.dataset.labels.legacy); // a malformed label is 400 before any byte is read
     const declared = Number(request.headers['content-length']);
     if (Number.isFinite(declared) && declared > limit) throw tooLarge(limit);
     const contentType = request.headers['content-type'];
@@ -57,7 +57,7 @@ export function registerUpload(app: FastifyInstance, ctx: RouteContext): void {
       body = await ctx.bodies.spool(source, deadline, limit);
       bodyRead = true;
       deadline.stop();
-      const prepared = await prepare(body, format, label, ctx.baseIRI);
+      const prepared = await prepare(body, format, label, ctx.baseIRI, config.dataset.labels.legacy);
       result = await ctx.writer.load(caller, prepared);
     } catch (error) {
       audit(request, 'upload', { outcome: 'failed', code: (error as { code?: string }).code, label });
@@ -104,15 +104,15 @@ function formatOf(contentType: string | undefined, fileName: string | undefined)
 }
 
 /** Parse and check the whole body, outside the writer lock. */
-async function prepare(body: SpooledBody, format: RdfFormat | 'jsonld' | 'rdfxml', label: string | undefined, baseIRI: string | undefined): Promise<PreparedLoad> {
+async function prepare(body: SpooledBody, format: RdfFormat | 'jsonld' | 'rdfxml', label: string | undefined, baseIRI: string | undefined, legacyLabels: boolean): Promise<PreparedLoad> {
   if (format === 'jsonld') {
     const nquads = await jsonLdToNQuads(await body.text(), baseIRI);
-    return prepareLoad(nquads, { format: 'application/n-quads', label, baseIRI });
+    return prepareLoad(nquads, { format: 'application/n-quads', label, baseIRI, legacyLabels });
   }
   if (format === 'rdfxml') {
     // Triples only (RDF/XML has no graphs): as N-Triples, so a labels graph cannot be named.
     const ntriples = await rdfXmlToNQuads(await body.text(), baseIRI);
-    return prepareLoad(ntriples, { format: 'application/n-triples', label, baseIRI });
+    return prepareLoad(ntriples, { format: 'application/n-triples', label, baseIRI, legacyLabels });
   }
-  return prepareLoad(body.chunks(), { format, label, baseIRI });
+  return prepareLoad(body.chunks(), { format, label, baseIRI, legacyLabels });
 }

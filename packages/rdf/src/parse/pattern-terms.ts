@@ -54,15 +54,20 @@ class PatternScanner {
       if (this.i >= this.s.length) return out;
       out.push(this.term());
       const c = this.s.charCodeAt(this.i);
-      if (this.i < this.s.length && c !== 32 && c !== 9 && c !== 10 && c !== 13) {
+      if (this.i < this.s.length && c !== 32 && c !== 9 && c !== 10 && c !== 13 && c !== 35 /* # */) {
         this.fail(this.i, `unexpected ${describeChar(this.s, this.i)} (expected white space between terms)`);
       }
     }
   }
 
+  /** White space and `#` comments to the end of the line (as RDF-ABAC's pattern tokenizer, Jena RIOT's). */
   private skipSpace(): void {
-    let c = this.s.charCodeAt(this.i);
-    while (c === 32 || c === 9 || c === 10 || c === 13) c = this.s.charCodeAt(++this.i);
+    for (;;) {
+      let c = this.s.charCodeAt(this.i);
+      while (c === 32 || c === 9 || c === 10 || c === 13) c = this.s.charCodeAt(++this.i);
+      if (c !== 35) return;
+      while (this.i < this.s.length && c !== 10 && c !== 13) c = this.s.charCodeAt(++this.i);
+    }
   }
 
   private term(): Term {
