@@ -76,7 +76,7 @@ describe('GET /whoami', () => {
     expect(patched.status).toBe(200);
     const reply = await svc.call('GET', '/whoami', { token });
     expect(reply.body).toMatchObject({ active: false, attributes: { clearance: 'S' }, dataAttributes: [] });
-    expect((await svc.call('GET', '/users/lookup/carol@example.org', { token })).body).toEqual({ id: 'carol@example.org', attributes: [] });
+    expect((await svc.call('GET', '/users/lookup/carol@example.org', { token })).body).toEqual({ id: 'carol@example.org', attributes: [], active: false });
   });
 });
 
@@ -84,7 +84,7 @@ describe('GET /users/lookup/{user}', () => {
   it('answers the user themself with their attributes and token groups', async () => {
     const reply = await svc.call('GET', `/users/lookup/${USER}`, { token: userToken });
     expect(reply.status).toBe(200);
-    expect(reply.body).toEqual({ id: USER, attributes: ['clearance=OS', 'contractor=true', 'engineer=true', 'nationality=GBR', 'ianode_read'] });
+    expect(reply.body).toEqual({ id: USER, attributes: ['clearance=OS', 'contractor=true', 'engineer=true', 'nationality=GBR', 'ianode_read'], active: true });
   });
 
   it('answers an administrator with the groups seen at the user’s last whoami or lookup', async () => {
@@ -154,7 +154,7 @@ describe('identity is (iss, sub), not the e-mail address (issue 13)', () => {
     const token = await idp.token('erin@example.org', ['ianode_read']);
     await svc.call('POST', '/users', { token: adminToken, body: { id: 'erin@example.org', email: 'erin@example.org', attributes: { clearance: 'S' } } });
     const reply = await svc.call('GET', `/users/lookup/${subjectOf('erin@example.org')}`, { token });
-    expect(reply.body).toEqual({ id: 'erin@example.org', attributes: ['clearance=S', 'ianode_read'] });
+    expect(reply.body).toEqual({ id: 'erin@example.org', attributes: ['clearance=S', 'ianode_read'], active: true });
     const stored = await svc.call('GET', '/users/erin@example.org', { token: adminToken });
     expect(stored.body.subject).toMatchObject({ issuer: idp.issuer, subject: subjectOf('erin@example.org'), linkedBy: 'email' });
   });

@@ -31,10 +31,24 @@ export interface Subject {
   subject: string;
 }
 
+/**
+ * What the access service said of a caller: `known` (an entry; active, or an answer without an
+ * `active` field), `unknown` (404: no entry in its directory) or `inactive` (`active: false`; its
+ * attributes are then always empty).
+ */
+export type DirectoryStatus = 'known' | 'unknown' | 'inactive';
+
 /** Everything one request needs: the attribute strings and the hierarchies of valued attributes. */
 export interface Resolved {
   attributes: string[];
   hierarchies: Map<string, string[]>;
+  /** Whether the access service knows the caller (the graph server refuses unknown callers by default). */
+  status: DirectoryStatus;
+}
+
+interface Lookup {
+  attributes: string[];
+  status: DirectoryStatus;
 }
 
 export interface AttributeClient {
@@ -79,9 +93,9 @@ export function createAttributeClient(options: AttributeClientOptions): Attribut
   const userTemplate = userTemplateOf(options.baseUrl);
   const hierarchyTemplate = hierarchyTemplateOf(options.hierarchyUrl, options.baseUrl);
 
-  const users = new Map<string, Entry<string[]>>();
+  const users = new Map<string, Entry<Lookup>>();
   const hierarchies = new Map<string, Entry<string[] | undefined>>();
-  const pendingUsers = new Map<string, Promise<string[]>>();
+  const pendingUsers = new Map<string, Promise<Lookup>>();
   const pendingHierarchies = new Map<string, Promise<string[] | undefined>>();
 
   const lookupUrl = (user: string) => userTemplate.replaceAll('{user}', encodeURIComponent(user));
@@ -128,16 +142,19 @@ export function createAttributeClient(options: AttributeClientOptions): Attribut
     return entry;
   }
 
-  async function fetchAttributes(token: string, subject: string): Promise<string[]> {
+  async function fetchAttributes(token: string, subject: string): Promise<Lookup> {
     const url = lookupUrl(subject);
     const { status, body } = await getJson(url, token);
     if (status === 401) throw invalidToken('rejected', new Error(`${url}: the access service refused the token`));
-    if (status === 404) return [];
-    const attributes = (body as { attributes?: unknown } | null)?.attributes;
+    if (status === 404) return { attributes: [], status: 'unknown' };
+    const answer = body as { attributes?: unknown; active?: unknown } | null;
+    const attributes = answer?.attributes;
     if (!Array.isArray(attributes) || !attributes.every((a): a is string => typeof a === 'string')) {
       throw new AuthError('ATTRIBUTES_UNAVAILABLE', UNAVAILABLE, { cause: new Error(`${url}: no attributes list in the answer`) });
     }
-    return attributes;
+    // Only a real `false` marks an inactive entry; whatever it lists, it then holds nothing.
+    if (answer?.active === false) return { attributes: [], status: 'inactive' };
+    return { attributes, status: 'known' };
   }
 
   async function fetchHierarchy(name: string, token: string | undefined): Promise<string[] | undefined> {
@@ -162,7 +179,7 @@ export function createAttributeClient(options: AttributeClientOptions): Attribut
       const timer = setTimeout(() => deadline.abort(), deadlineMs);
       timer.unref?.();
       try {
-        const attributes = await beforeDeadline(attributesFor(token, who), deadline.signal);
+        const { attributes, status } = await beforeDeadline(lookupFor(token, who), deadline.signal);
         const names = valuedNames(attributes);
         const tiers = await beforeDeadline(Promise.all(names.map((name) => hierarchy(name, token))), deadline.signal);
         const hierarchies = new Map<string, string[]>();
@@ -170,7 +187,7 @@ export function createAttributeClient(options: AttributeClientOptions): Attribut
           const list = tiers[i];
           if (list !== undefined && list.length > 0) hierarchies.set(name, list);
         });
-        return { attributes, hierarchies };
+        return { attributes: [...attributes], hierarchies, status };
       } finally {
         clearTimeout(timer);
       }
@@ -186,20 +203,24 @@ export function createAttributeClient(options: AttributeClientOptions): Attribut
   };
 
   async function attributesFor(token: string, who: Subject): Promise<string[]> {
+    return [...(await lookupFor(token, who)).attributes];
+  }
+
+  async function lookupFor(token: string, who: Subject): Promise<Lookup> {
     const key = who.identity;
     const hit = cached(users, key);
-    if (hit !== undefined) return [...hit.value];
+    if (hit !== undefined) return hit.value;
     let pending = pendingUsers.get(key);
     if (pending === undefined) {
       pending = fetchAttributes(token, who.subject)
-        .then((attributes) => {
-          remember(users, key, attributes);
-          return attributes;
+        .then((lookup) => {
+          remember(users, key, lookup);
+          return lookup;
         })
         .finally(() => pendingUsers.delete(key));
       pendingUsers.set(key, pending);
     }
-    return [...(await pending)];
+    return pending;
   }
 
   async function hierarchy(name: string, token?: string): Promise<string[] | undefined> {

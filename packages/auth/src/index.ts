@@ -23,5 +23,5 @@ export {
   type TokenVerifierOptions,
   type VerifiedToken,
 } from './verifier.js';
-export { createAttributeClient, type AttributeClient, type AttributeClientOptions, type Resolved, type Subject } from './attribute-client.js';
+export { createAttributeClient, type AttributeClient, type AttributeClientOptions, type DirectoryStatus, type Resolved, type Subject } from './attribute-client.js';
 export { createRevocationList, type RevocationList, type RevocationListOptions } from './revocation.js';

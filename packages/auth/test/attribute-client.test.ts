@@ -55,6 +55,21 @@ describe('createAttributeClient', () => {
     expect(calls).toHaveLength(1);
   });
 
+  it('resolve says whether the access service knows the caller: known, unknown (404), inactive (active: false, attributes dropped)', async () => {
+    const BOB = `${BASE}/users/lookup/bob`;
+    const CAROL = `${BASE}/users/lookup/carol`;
+    const { fetch, calls } = fakeFetch({ [ALICE]: [200, { attributes: ['a'], active: true }], [BOB]: [200, { attributes: ['ianode_read'], active: false }], [CAROL]: [200, { attributes: [] }] });
+    const client = createAttributeClient({ baseUrl: BASE, fetch });
+    expect(await client.resolve('t', who('alice@example.org'))).toMatchObject({ attributes: ['a'], status: 'known' });
+    expect(await client.resolve('t', who('bob'))).toMatchObject({ attributes: [], status: 'inactive' });
+    expect(await client.resolve('t', who('carol'))).toMatchObject({ attributes: [], status: 'known' });
+    expect(await client.resolve('t', who('nobody'))).toMatchObject({ attributes: [], status: 'unknown' });
+    // The status is cached with the attributes.
+    expect(await client.resolve('t', who('nobody'))).toMatchObject({ status: 'unknown' });
+    expect(await client.attributesFor('t', who('bob'))).toEqual([]);
+    expect(calls).toHaveLength(4);
+  });
+
   it('gives an unknown user no attributes', async () => {
     const { fetch } = fakeFetch({});
     const client = createAttributeClient({ baseUrl: BASE, fetch });

@@ -20,6 +20,9 @@ let dir: string;
 let idp: IdpServer;
 let access: AccessServer;
 let graph: GraphServer;
+/** A second graph server whose read permission lets an attribute-less caller in (`*`, issue 17). */
+let graphStar: GraphServer;
+let graphStarUrl: string;
 let idpUrl: string;
 let accessUrl: string;
 let graphUrl: string;
@@ -72,10 +75,17 @@ beforeAll(async () => {
   );
   await graph.store.load('<http://example/x> <http://example/p> "visible to readers" .', { format: 'text/turtle', label: 'ianode_read' });
   graphUrl = await graph.listen({ port: 0 });
+  graphStar = await createGraphServer(
+    { security: { jwksUrl, openIdProviderUrl: issuer, userAttributesUrl: accessUrl, clientIds: [DEMO_CLIENT], attributeCacheMs: 0 }, dataset: { permissions: { read: '*' } } },
+    { logger: false },
+  );
+  await graphStar.store.load('<http://example/x> <http://example/p> "for anyone the directory knows" .', { format: 'text/turtle', label: '*' });
+  graphStarUrl = await graphStar.listen({ port: 0 });
 });
 
 afterAll(async () => {
   await graph?.close();
+  await graphStar?.close();
   await access?.close();
   await idp?.close();
   rmSync(dir, { recursive: true, force: true });
@@ -117,8 +127,8 @@ async function signIn(username: string): Promise<string> {
   return reply.body.AuthenticationResult.IdToken;
 }
 
-async function query(idToken: string): Promise<{ status: number; text: string }> {
-  const response = await fetch(`${graphUrl}/ds/query?query=${encodeURIComponent('SELECT ?o WHERE { ?s ?p ?o }')}`, {
+async function query(idToken: string, url = graphUrl): Promise<{ status: number; text: string }> {
+  const response = await fetch(`${url}/ds/query?query=${encodeURIComponent('SELECT ?o WHERE { ?s ?p ?o }')}`, {
     headers: { authorization: `Bearer ${idToken}`, accept: 'application/sparql-results+json' },
   });
   return { status: response.status, text: await response.text() };
@@ -151,6 +161,10 @@ describe('an IdP-created user in ianode_read reads with no administrator step (i
     const answer = await query(await signIn('new.reader@example.org'));
     expect(answer.status).toBe(200);
     expect(answer.text).toContain('visible to readers');
+    // Issue 17: activated by the rule at its lookup, it is a known user, not an unknown one.
+    const star = await query(await signIn('new.reader@example.org'), graphStarUrl);
+    expect(star.status).toBe(200);
+    expect(star.text).toContain('for anyone the directory knows');
     const after = access.directory.findBySubject(issuer, sub)!;
     expect(after).toMatchObject({ active: true, activatedBy: 'rule:ianode_read', deactivatedAt: null });
     const audit = accessLog.find((l) => l.event === 'auto-activate' && l.target === after.id);
@@ -163,8 +177,24 @@ describe('an IdP-created user in ianode_read reads with no administrator step (i
   it('a user in no rule group stays inactive and cannot read', async () => {
     const sub = await createUser('no.group@example.org', []);
     await recorded(sub);
-    expect((await query(await signIn('no.group@example.org'))).status).toBe(403);
+    const idToken = await signIn('no.group@example.org');
+    expect((await query(idToken)).status).toBe(403);
     expect(access.directory.findBySubject(issuer, sub)!.active).toBe(false);
+    // Issue 17: inactive is refused even where the read permission lets an attribute-less caller in.
+    const star = await query(idToken, graphStarUrl);
+    expect(star.status).toBe(403);
+    expect(JSON.parse(star.text)).toMatchObject({ code: 'INACTIVE_USER' });
+    expect(star.text).not.toContain('for anyone');
+    // Deleted from the directory, its still-valid token belongs to a user the access service does
+    // not know: 403 UNKNOWN_USER, not the `*` data (the reference's answer).
+    const adminToken = await signIn('admin@ianode.local');
+    const id = access.directory.findBySubject(issuer, sub)!.id;
+    const deleted = await fetch(`${accessUrl}/users/${encodeURIComponent(id)}`, { method: 'DELETE', headers: { authorization: `Bearer ${adminToken}` } });
+    expect(deleted.status).toBe(204);
+    const unknown = await query(idToken, graphStarUrl);
+    expect(unknown.status).toBe(403);
+    expect(JSON.parse(unknown.text)).toMatchObject({ code: 'UNKNOWN_USER' });
+    expect(unknown.text).not.toContain('for anyone');
   });
 
   it('a user an administrator deactivated is not reactivated by the rule', async () => {
@@ -180,6 +210,7 @@ describe('an IdP-created user in ianode_read reads with no administrator step (i
     });
     expect(patched.status).toBe(200);
     expect((await query(idToken)).status).toBe(403);
+    expect(JSON.parse((await query(idToken, graphStarUrl)).text)).toMatchObject({ code: 'INACTIVE_USER' });
     const whoami = await fetch(`${accessUrl}/whoami`, { headers: { authorization: `Bearer ${idToken}` } });
     expect(await whoami.json()).toMatchObject({ active: false, dataAttributes: [] });
     expect(access.directory.findBySubject(issuer, sub)!.deactivatedAt).not.toBeNull();

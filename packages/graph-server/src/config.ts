@@ -132,6 +132,25 @@ export interface SecurityConfig {
   revocationPollMs?: number | undefined;
   /** Attribute cache time (default 30 s). */
   attributeCacheMs: number;
+  /**
+   * A caller with a valid token whom the access service does not know (its lookup answers 404):
+   * `deny` (default, as the reference) answers 403 `UNKNOWN_USER`; `empty` lets it in with no
+   * attributes (it then sees what the permissions and labels allow an attribute-less caller).
+   */
+  unknownUsers: UnknownUsers;
+  /**
+   * Where tokens are read from, in order of preference: a header name and the scheme word before
+   * the token (`prefix`, case-insensitive; empty or absent = the header holds the token as it is).
+   * Default `[{ header: Authorization, prefix: Bearer }]`.
+   */
+  tokenHeaders: TokenHeader[];
+}
+
+export type UnknownUsers = 'deny' | 'empty';
+
+export interface TokenHeader {
+  header: string;
+  prefix?: string | undefined;
 }
 
 export interface WritesConfig {
@@ -189,7 +208,7 @@ export function defaultConfig(): GraphServerConfig {
       queryMaxBytes: 1024 * 1024, queryMaxDepth: 200, resultRows: 1_000_000, requestsPerMinute: 0,
       bodyIdleTimeoutMs: 30_000, bodyTimeoutMs: 600_000, spoolMemoryBytes: 16 * 1024 * 1024, shutdownGraceMs: 30_000,
       queryWorkers: 0, queryQueue: 256 },
-    security: { attributeCacheMs: 30_000 },
+    security: { attributeCacheMs: 30_000, unknownUsers: 'deny', tokenHeaders: [{ header: 'Authorization', prefix: 'Bearer' }] },
     writes: { allowUnreadableLabels: false },
     graphql: false,
     cors: { origins: [] },
@@ -235,9 +254,35 @@ export function resolveConfig(input: GraphServerConfigInput = {}): GraphServerCo
   for (const [field, value] of Object.entries(config.limits)) {
     if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) throw new TypeError(`limits.${field} must be a non-negative number`);
   }
+  if (config.security.unknownUsers !== 'deny' && config.security.unknownUsers !== 'empty') {
+    throw new TypeError(`security.unknownUsers must be deny or empty, got ${JSON.stringify(config.security.unknownUsers)}`);
+  }
+  config.security.tokenHeaders = checkTokenHeaders(config.security.tokenHeaders);
   if (typeof config.graphql !== 'boolean') throw new TypeError('graphql must be true or false');
   if (typeof config.writes.allowUnreadableLabels !== 'boolean') throw new TypeError('writes.allowUnreadableLabels must be true or false');
   return config;
+}
+
+/** HTTP header names are RFC 9110 tokens; a prefix is one scheme word (RFC 9110 §11.1 auth-scheme). */
+const HEADER_TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+function checkTokenHeaders(value: unknown): TokenHeader[] {
+  if (!Array.isArray(value) || value.length === 0) throw new TypeError('security.tokenHeaders must be a non-empty list of { header, prefix }');
+  const seen = new Set<string>();
+  return value.map((entry: unknown, i) => {
+    const where = `security.tokenHeaders[${i}]`;
+    if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) throw new TypeError(`${where} must be a mapping { header, prefix }`);
+    const { header, prefix, ...rest } = entry as Record<string, unknown>;
+    const extra = Object.keys(rest);
+    if (extra.length > 0) throw new TypeError(`${where}: unknown key ${JSON.stringify(extra[0])} (allowed: header, prefix)`);
+    if (typeof header !== 'string' || !HEADER_TOKEN.test(header)) throw new TypeError(`${where}.header must be an HTTP header name, got ${JSON.stringify(header)}`);
+    if (prefix !== undefined && prefix !== null && (typeof prefix !== 'string' || (prefix !== '' && !HEADER_TOKEN.test(prefix)))) {
+      throw new TypeError(`${where}.prefix must be one word (e.g. Bearer) or empty, got ${JSON.stringify(prefix)}`);
+    }
+    if (seen.has(header.toLowerCase())) throw new TypeError(`${where}.header ${JSON.stringify(header)} is listed twice`);
+    seen.add(header.toLowerCase());
+    return { header, prefix: typeof prefix === 'string' ? prefix : '' };
+  });
 }
 
 function stripUndefined<T extends object>(value: T): Partial<T> {
@@ -252,6 +297,29 @@ export async function loadConfigFile(path: string, env: Env = process.env): Prom
   return parsed as GraphServerConfigInput;
 }
 
+/**
+ * Environment names of the reference IA node (secure-agent-graph / RDF-ABAC) read as aliases of
+ * ianode's: alias -> ianode name. Only names whose meaning is the same are listed (RDF-ABAC's
+ * `ABAC_HIERARCHIES_URL` is its hierarchy look-up URL, a `{name}` template as ianode accepts);
+ * `JWKS_URL` and `USER_ATTRIBUTES_URL` are the same names in both.
+ */
+export const ENV_ALIASES: Readonly<Record<string, string>> = { ABAC_HIERARCHIES_URL: 'ATTRIBUTE_HIERARCHY_URL' };
+
+/** `name`, or its reference alias; both set with different values: refuses, naming both. */
+function envWithAlias(env: Env, name: string): string | undefined {
+  const own = envValue(env, name);
+  for (const [alias, target] of Object.entries(ENV_ALIASES)) {
+    if (target !== name) continue;
+    const other = envValue(env, alias);
+    if (other === undefined) continue;
+    if (own !== undefined && own !== other) {
+      throw new TypeError(`${name} and ${alias} (its reference name) are both set, to different values: set one of them`);
+    }
+    return own ?? other;
+  }
+  return own;
+}
+
 /** The secure-mode variables of SPEC §1 (empty strings count as unset). */
 export function securityFromEnv(env: Env = process.env): Partial<SecurityConfig> {
   const get = (name: string) => envValue(env, name);
@@ -259,7 +327,7 @@ export function securityFromEnv(env: Env = process.env): Partial<SecurityConfig>
     jwksUrl: get('JWKS_URL'),
     openIdProviderUrl: get('OPENID_PROVIDER_URL'),
     userAttributesUrl: get('USER_ATTRIBUTES_URL'),
-    attributeHierarchyUrl: get('ATTRIBUTE_HIERARCHY_URL'),
+    attributeHierarchyUrl: envWithAlias(env, 'ATTRIBUTE_HIERARCHY_URL'),
     userClaims: envList(env, 'USER_CLAIMS'),
     groupsClaim: get('GROUPS_KEY'),
     audience: get('TOKEN_AUDIENCE'),

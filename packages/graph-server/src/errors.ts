@@ -25,6 +25,10 @@ export type GraphServerErrorCode =
   | 'UNAVAILABLE'
   | 'CLIENT_CLOSED'
   | 'LABEL_NOT_VISIBLE_TO_WRITER'
+  /** A valid token whose user the access service does not know (403 unless `security.unknownUsers: empty`). */
+  | 'UNKNOWN_USER'
+  /** A valid token whose directory entry is inactive (403). */
+  | 'INACTIVE_USER'
   | 'INTERNAL';
 
 export class GraphServerError extends ServiceError<GraphServerErrorCode> {
@@ -78,6 +82,8 @@ const STATUS: Record<Exclude<AnyCode, AuthErrorCode>, number> = {
   UNAVAILABLE: 503,
   CLIENT_CLOSED: 400,
   LABEL_NOT_VISIBLE_TO_WRITER: 400,
+  UNKNOWN_USER: 403,
+  INACTIVE_USER: 403,
   INTERNAL: 500,
   SPARQL_SYNTAX: 400,
   SPARQL_UNSUPPORTED: 501,

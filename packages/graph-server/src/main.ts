@@ -2,7 +2,8 @@
 /**
  * Entry point: `node dist/main.js [--config config.yaml] [--port 3030] [--host 127.0.0.1] [--wait 30]`.
  * Environment (SPEC §1): JWKS_URL (unset or `disabled` = open mode), OPENID_PROVIDER_URL,
- * USER_ATTRIBUTES_URL, ATTRIBUTE_HIERARCHY_URL, TOKEN_CLIENT_IDS (required in secure mode);
+ * USER_ATTRIBUTES_URL, ATTRIBUTE_HIERARCHY_URL (or the reference's ABAC_HIERARCHIES_URL),
+ * TOKEN_CLIENT_IDS (required in secure mode);
  * also ACCEPT_ACCESS_TOKENS, REVOCATION_URL, USER_CLAIMS, GROUPS_KEY, TOKEN_AUDIENCE, LOG_LEVEL,
  * PORT, HOST. The environment wins over the file's `security` section.
  */
@@ -11,7 +12,7 @@ import { configFromFileAndEnv, DEFAULT_PORT } from './config.js';
 import { createGraphServer, type GraphServer } from './server.js';
 
 const USAGE = `usage: ianode-graph [--config FILE.yaml|json] [--port ${DEFAULT_PORT}] [--host 127.0.0.1] [--wait SECONDS]
-environment: JWKS_URL (unset/disabled = open mode), OPENID_PROVIDER_URL, USER_ATTRIBUTES_URL, ATTRIBUTE_HIERARCHY_URL, TOKEN_CLIENT_IDS (secure mode), ACCEPT_ACCESS_TOKENS, REVOCATION_URL, LOG_LEVEL`;
+environment: JWKS_URL (unset/disabled = open mode), OPENID_PROVIDER_URL, USER_ATTRIBUTES_URL, ATTRIBUTE_HIERARCHY_URL (alias ABAC_HIERARCHIES_URL), TOKEN_CLIENT_IDS (secure mode), ACCEPT_ACCESS_TOKENS, REVOCATION_URL, LOG_LEVEL`;
 
 /** Mistakes in the command line or the configuration file exit 2 with the usage text; a failed start (store, access service, port) without it. */
 async function start(): Promise<GraphServer | undefined> {

@@ -6,10 +6,10 @@
  */
 import { AttributeSet, Hierarchy, LabelEvaluator } from '@ianode/abac';
 import {
-  AuthError, bearerToken, createAttributeClient, createRevocationList, createTokenVerifier, type AttributeClient, type RevocationList, type TokenVerifier,
+  AuthError, createAttributeClient, invalidToken, MAX_TOKEN_LENGTH, createRevocationList, createTokenVerifier, type AttributeClient, type RevocationList, type TokenVerifier,
 } from '@ianode/auth';
 import type { LabelPredicate } from '@ianode/rdf';
-import type { Operation, SecurityConfig } from './config.js';
+import type { Operation, SecurityConfig, TokenHeader } from './config.js';
 import type { Grant } from './pool/protocol.js';
 import { GraphServerError } from './errors.js';
 
@@ -35,8 +35,11 @@ export interface Caller {
 
 export interface Security {
   readonly secure: boolean;
-  /** Resolves the caller of a request or throws `AuthError` (401/503). */
-  authenticate(authorization: string | string[] | undefined): Promise<Caller>;
+  /**
+   * Resolves the caller of a request from its headers (the token from `security.tokenHeaders`) or
+   * throws `AuthError` (401/503) or `GraphServerError` `UNKNOWN_USER` / `INACTIVE_USER` (403).
+   */
+  authenticate(headers: RequestHeaders): Promise<Caller>;
   /** Throws `AuthError('FORBIDDEN')` naming the operation when the caller may not. */
   require(caller: Caller, operation: Operation): void;
   /** Readiness: the access service answers (secure mode). */
@@ -46,6 +49,9 @@ export interface Security {
   /** The IdP's revocation list, when `revocationUrl` is configured. */
   revocations: RevocationList | undefined;
 }
+
+/** Request headers as Node gives them (names in lower case). */
+export type RequestHeaders = Readonly<Record<string, string | string[] | undefined>>;
 
 export interface SecurityOptions {
   security: SecurityConfig;
@@ -70,6 +76,13 @@ export function createSecurity(options: SecurityOptions): Security {
   if (!secure) {
     const everyone: Caller = { id: 'anonymous', user: 'anonymous', attributes: [], may: () => true, visible: undefined, grant: undefined };
     return { secure, verifier: undefined, attributes: undefined, revocations: undefined, require, authenticate: async () => everyone, checkAccessService: async () => {} };
+  }
+  if (/^aws:/i.test(security.jwksUrl!)) {
+    // The reference's AWS load-balancer form (keys fetched by kid as PEM); not supported yet
+    // (docs/graph-server.md, "Decisions"): refused at start rather than 503 on every request.
+    throw new TypeError(
+      `JWKS_URL=${security.jwksUrl} (the reference's AWS load-balancer key form) is not supported: set JWKS_URL to a JSON Web Key Set URL`,
+    );
   }
   if (security.userAttributesUrl === undefined || security.userAttributesUrl === '') {
     throw new TypeError('secure mode (JWKS_URL set) needs USER_ATTRIBUTES_URL: the access service that resolves callers to attributes');
@@ -112,15 +125,28 @@ export function createSecurity(options: SecurityOptions): Security {
     ...(options.now ? { now: options.now } : {}),
   });
 
-  async function authenticate(authorization: string | string[] | undefined): Promise<Caller> {
-    const token = bearerToken(authorization);
+  const tokenHeaders = security.tokenHeaders ?? [{ header: 'Authorization', prefix: 'Bearer' }];
+  const unknownUsers = security.unknownUsers ?? 'deny';
+
+  async function authenticate(headers: RequestHeaders): Promise<Caller> {
+    const token = tokenFromHeaders(headers, tokenHeaders);
     const verified = await verifier.verify(token);
     // The access service already turns the token's groups into boolean attributes (SPEC §6) and
     // answers [] for an inactive user; adding the token's groups here would let a disabled user's
     // still-valid token keep its group permissions, so the directory's answer is the whole truth.
     // Attributes are cached by (iss, sub), never by the display name; hierarchies of the valued
     // attributes are fetched in parallel, everything under one deadline.
-    const { attributes: strings, hierarchies: tiersByName } = await attributes.resolve(token, { identity: verified.identity, subject: verified.subject });
+    const { attributes: strings, hierarchies: tiersByName, status } = await attributes.resolve(token, { identity: verified.identity, subject: verified.subject });
+    // The reference refuses a caller its attribute service does not know, whatever the labels
+    // would show an attribute-less caller; the message says no more than that (issue 17, item 5).
+    // A user a provisioning rule activates at this very lookup is known (the access service
+    // answers its entry). An inactive entry is refused whatever `unknownUsers` says.
+    if (status === 'inactive') {
+      throw new GraphServerError('INACTIVE_USER', "your user is inactive in the access service's directory; ask an administrator");
+    }
+    if (status === 'unknown' && unknownUsers === 'deny') {
+      throw new GraphServerError('UNKNOWN_USER', "your user is not in the access service's directory; ask an administrator to add you");
+    }
     const set = AttributeSet.from(strings);
     const hierarchies = new Map<string, Hierarchy>();
     for (const [name, tiers] of tiersByName) {
@@ -156,6 +182,41 @@ export function createSecurity(options: SecurityOptions): Security {
   }
 
   return { secure, verifier, attributes, revocations, require, authenticate, checkAccessService };
+}
+
+const SCHEME_AND_TOKEN = /^(\S+)(?:\s+(.*))?$/s;
+
+/**
+ * The token of a request: the first configured header that is present and carries its prefix
+ * (case-insensitive; an empty prefix = the header value is the token). Like `bearerToken` of
+ * @ianode/auth for `Authorization: Bearer`, generalised to the reference's configurable headers
+ * (jwt-servlet-auth's header names and prefixes). None present, or only with another scheme:
+ * `MISSING_TOKEN`; a matching header without one usable token: `INVALID_TOKEN` (malformed). The
+ * token never appears in a message.
+ */
+export function tokenFromHeaders(headers: RequestHeaders, sources: readonly TokenHeader[]): string {
+  for (const { header, prefix } of sources) {
+    const raw = headers[header.toLowerCase()];
+    if (raw === undefined) continue;
+    if (Array.isArray(raw) && raw.length !== 1) {
+      if (raw.length === 0) continue;
+      throw invalidToken('malformed');
+    }
+    const text = (Array.isArray(raw) ? raw[0]! : raw).trim();
+    if (text === '') continue;
+    let token: string;
+    if (prefix === undefined || prefix === '') {
+      token = text;
+    } else {
+      const match = SCHEME_AND_TOKEN.exec(text);
+      if (!match || match[1]!.toLowerCase() !== prefix.toLowerCase()) continue;
+      token = (match[2] ?? '').trim();
+    }
+    if (token === '' || /\s/.test(token) || token.length > MAX_TOKEN_LENGTH) throw invalidToken('malformed');
+    return token;
+  }
+  const wanted = sources.map(({ header, prefix }) => (prefix ? `${header}: ${prefix} <ID token>` : `${header}: <ID token>`)).join(' or ');
+  throw new AuthError('MISSING_TOKEN', sources.length === 1 && sources[0]!.header.toLowerCase() === 'authorization' ? `a bearer token is required (${wanted})` : `a token is required (${wanted})`);
 }
 
 /** A fixed-window per-user request counter (SPEC: per-user rate limit, 429). */

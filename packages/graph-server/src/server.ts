@@ -152,7 +152,7 @@ export async function createGraphServer(input: GraphServerConfigInput | GraphSer
   app.addHook('onRequest', async (request) => {
     if (!needsCaller(request.url, request.routeOptions.url)) return;
     try {
-      const caller = await security.authenticate(request.headers.authorization);
+      const caller = await security.authenticate(request.headers);
       rateLimit(caller.id);
       request.caller = caller;
     } catch (error) {

@@ -54,3 +54,25 @@ describe('dataset store settings', () => {
     await expect(configFromFileAndEnv(undefined, { STORE_COMPACT_MIN_DELETED: 'lots' })).rejects.toThrow(/STORE_COMPACT_MIN_DELETED/);
   });
 });
+
+describe("the reference's environment names (issue 17, item 8)", () => {
+  it('ABAC_HIERARCHIES_URL is read as ATTRIBUTE_HIERARCHY_URL; the same value under both is fine', async () => {
+    const url = 'http://access.test:8091/hierarchies/lookup/{name}';
+    expect((await configFromFileAndEnv(undefined, { ABAC_HIERARCHIES_URL: url })).security?.attributeHierarchyUrl).toBe(url);
+    expect((await configFromFileAndEnv(undefined, { ABAC_HIERARCHIES_URL: url, ATTRIBUTE_HIERARCHY_URL: url })).security?.attributeHierarchyUrl).toBe(url);
+    expect((await configFromFileAndEnv(undefined, { ATTRIBUTE_HIERARCHY_URL: url, ABAC_HIERARCHIES_URL: '' })).security?.attributeHierarchyUrl).toBe(url);
+  });
+
+  it('both set to different values: refuses to start, naming both', async () => {
+    await expect(configFromFileAndEnv(undefined, { ATTRIBUTE_HIERARCHY_URL: 'http://a:1/h/{name}', ABAC_HIERARCHIES_URL: 'http://b:2/h/{name}' })).rejects.toThrow(
+      /ATTRIBUTE_HIERARCHY_URL and ABAC_HIERARCHIES_URL .*both set, to different values/,
+    );
+  });
+
+  it('security.unknownUsers defaults to deny; tokenHeaders to Authorization: Bearer', () => {
+    const config = resolveConfig({});
+    expect(config.security.unknownUsers).toBe('deny');
+    expect(config.security.tokenHeaders).toEqual([{ header: 'Authorization', prefix: 'Bearer' }]);
+    expect(resolveConfig({ security: { tokenHeaders: [{ header: 'X-Amzn-Oidc-Data' }] } }).security.tokenHeaders).toEqual([{ header: 'X-Amzn-Oidc-Data', prefix: '' }]);
+  });
+});

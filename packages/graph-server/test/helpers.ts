@@ -47,8 +47,11 @@ export async function jwksServer(keys: Key[]): Promise<Stub & { keys: Key[]; mod
   }) as Stub & { keys: Key[]; mode: 'ok' | 'down' | 'html' };
 }
 
-/** The access service's lookup and hierarchy endpoints over a fixed directory. */
-export async function accessStub(directory: Record<string, string[]>): Promise<Stub & { lookups: number }> {
+/**
+ * The access service's lookup and hierarchy endpoints over a fixed directory; names in `inactive`
+ * are answered as the access service answers an inactive entry (`active: false`, no attributes).
+ */
+export async function accessStub(directory: Record<string, string[]>, inactive: readonly string[] = []): Promise<Stub & { lookups: number }> {
   const stats = { lookups: 0 };
   const stub = await listen((url, auth) => {
     const user = /^\/users\/lookup\/(.+)$/.exec(url);
@@ -57,6 +60,7 @@ export async function accessStub(directory: Record<string, string[]>): Promise<S
       if (!auth) return { status: 401, body: '{"code":"UNAUTHENTICATED"}' };
       const name = decodeURIComponent(user[1]!);
       const attributes = directory[name];
+      if (inactive.includes(name)) return { status: 200, body: JSON.stringify({ id: name, attributes: [], active: false }) };
       if (attributes === undefined) return { status: 404, body: '{"code":"NOT_FOUND"}' };
       return { status: 200, body: JSON.stringify({ id: name, attributes }) };
     }

@@ -88,7 +88,7 @@ export const whoami = {
 
 export const lookup = {
   type: 'object',
-  properties: { id: str, attributes: strList },
+  properties: { id: str, attributes: strList, active: { type: 'boolean', description: 'Whether the entry is active (an inactive one has no attributes)' } },
   required: ['id', 'attributes'],
 } as const;
 

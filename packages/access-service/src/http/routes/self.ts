@@ -116,7 +116,7 @@ export function registerSelfRoutes(app: FastifyInstance, directory: Directory, o
       }
       const attributes = dataAttributes(user, self ? caller.groups : user.tokenGroups);
       request.auditDetail.attributes = attributes;
-      return { id: user.id, attributes };
+      return { id: user.id, attributes, active: user.active };
     },
   );
 }
