@@ -9,7 +9,7 @@ export {
   type AuthErrorOptions,
   type InvalidTokenReason,
 } from './errors.js';
-export { bearerToken, MAX_TOKEN_LENGTH } from './bearer.js';
+export { bearerToken, MAX_TOKEN_LENGTH, tokenFromHeaders, type RequestHeaders, type TokenSource } from './bearer.js';
 export { DEFAULT_GROUPS_CLAIM, DEFAULT_USER_CLAIMS, mapClaims, type ClaimMapping, type MappedClaims } from './claims.js';
 export { redact, redactAuthorization, redactCredentials, redactUrl, requestLogFields } from './redact.js';
 export { JwksCache, type JwksCacheOptions, type KeySet } from './jwks.js';

@@ -5,6 +5,7 @@
  */
 import { readLabel, validateLabel } from '@ianode/abac';
 import { envFlag, envList, envValue, parseCorsOrigins, readConfigFile, type Env } from '@ianode/service';
+import type { TokenSource } from '@ianode/auth';
 
 /** Operations a caller may be allowed: query and graph-store reads (`read`), uploads and updates (`write`). */
 export type Operation = 'read' | 'write';
@@ -148,10 +149,8 @@ export interface SecurityConfig {
 
 export type UnknownUsers = 'deny' | 'empty';
 
-export interface TokenHeader {
-  header: string;
-  prefix?: string | undefined;
-}
+/** A token source (`tokenFromHeaders` of @ianode/auth reads them). */
+export type TokenHeader = TokenSource;
 
 export interface WritesConfig {
   /**

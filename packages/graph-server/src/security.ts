@@ -6,12 +6,14 @@
  */
 import { AttributeSet, Hierarchy, LabelEvaluator } from '@ianode/abac';
 import {
-  AuthError, createAttributeClient, invalidToken, MAX_TOKEN_LENGTH, createRevocationList, createTokenVerifier, type AttributeClient, type RevocationList, type TokenVerifier,
+  AuthError, createAttributeClient, createRevocationList, createTokenVerifier, tokenFromHeaders, type AttributeClient, type RequestHeaders, type RevocationList, type TokenVerifier,
 } from '@ianode/auth';
 import type { LabelPredicate } from '@ianode/rdf';
-import type { Operation, SecurityConfig, TokenHeader } from './config.js';
+import type { Operation, SecurityConfig } from './config.js';
 import type { Grant } from './pool/protocol.js';
 import { GraphServerError } from './errors.js';
+
+export { tokenFromHeaders };
 
 /** Who is asking, and what they may see. */
 export interface Caller {
@@ -49,9 +51,6 @@ export interface Security {
   /** The IdP's revocation list, when `revocationUrl` is configured. */
   revocations: RevocationList | undefined;
 }
-
-/** Request headers as Node gives them (names in lower case). */
-export type RequestHeaders = Readonly<Record<string, string | string[] | undefined>>;
 
 export interface SecurityOptions {
   security: SecurityConfig;
@@ -182,41 +181,6 @@ export function createSecurity(options: SecurityOptions): Security {
   }
 
   return { secure, verifier, attributes, revocations, require, authenticate, checkAccessService };
-}
-
-const SCHEME_AND_TOKEN = /^(\S+)(?:\s+(.*))?$/s;
-
-/**
- * The token of a request: the first configured header that is present and carries its prefix
- * (case-insensitive; an empty prefix = the header value is the token). Like `bearerToken` of
- * @ianode/auth for `Authorization: Bearer`, generalised to the reference's configurable headers
- * (jwt-servlet-auth's header names and prefixes). None present, or only with another scheme:
- * `MISSING_TOKEN`; a matching header without one usable token: `INVALID_TOKEN` (malformed). The
- * token never appears in a message.
- */
-export function tokenFromHeaders(headers: RequestHeaders, sources: readonly TokenHeader[]): string {
-  for (const { header, prefix } of sources) {
-    const raw = headers[header.toLowerCase()];
-    if (raw === undefined) continue;
-    if (Array.isArray(raw) && raw.length !== 1) {
-      if (raw.length === 0) continue;
-      throw invalidToken('malformed');
-    }
-    const text = (Array.isArray(raw) ? raw[0]! : raw).trim();
-    if (text === '') continue;
-    let token: string;
-    if (prefix === undefined || prefix === '') {
-      token = text;
-    } else {
-      const match = SCHEME_AND_TOKEN.exec(text);
-      if (!match || match[1]!.toLowerCase() !== prefix.toLowerCase()) continue;
-      token = (match[2] ?? '').trim();
-    }
-    if (token === '' || /\s/.test(token) || token.length > MAX_TOKEN_LENGTH) throw invalidToken('malformed');
-    return token;
-  }
-  const wanted = sources.map(({ header, prefix }) => (prefix ? `${header}: ${prefix} <ID token>` : `${header}: <ID token>`)).join(' or ');
-  throw new AuthError('MISSING_TOKEN', sources.length === 1 && sources[0]!.header.toLowerCase() === 'authorization' ? `a bearer token is required (${wanted})` : `a token is required (${wanted})`);
 }
 
 /** A fixed-window per-user request counter (SPEC: per-user rate limit, 429). */
