@@ -18,6 +18,12 @@ function* quadsOf(view: Dataset, g: number | undefined): Generator<Quad> {
   }
 }
 
+/** What a 406 says the client asked for: its `format`/`output` parameter when it replaced the
+ * Accept header, else the header. */
+export function askedFor(accept: string | undefined, format: string | undefined): string {
+  return format === undefined ? `Accept: ${JSON.stringify(accept)}` : `the format parameter ${JSON.stringify(format)}`;
+}
+
 /** The media type and chunks of a graph read; throws NOT_FOUND / NOT_ACCEPTABLE. */
 export function readGraph(view: Dataset, target: GraphTarget, accept: string | undefined, datasetName: string, format?: string): { mediaType: string; chunks: AsyncIterable<string> } {
   let g: number | undefined;
@@ -36,8 +42,7 @@ export function readGraph(view: Dataset, target: GraphTarget, accept: string | u
     mediaType = TRIG;
   }
   if (mediaType === undefined) {
-    const asked = format === undefined ? `Accept: ${JSON.stringify(accept)}` : `the format parameter ${JSON.stringify(format)}`;
-    throw new GraphServerError('NOT_ACCEPTABLE', `cannot serve a graph in ${asked}: offered ${GRAPH_MEDIA_TYPES.join(', ')}`);
+    throw new GraphServerError('NOT_ACCEPTABLE', `cannot serve a graph in ${askedFor(accept, format)}: offered ${GRAPH_MEDIA_TYPES.join(', ')}`);
   }
   return { mediaType, chunks: serialiseResult({ type: 'quads', quads: quadsOf(view, g) }, mediaType) };
 }

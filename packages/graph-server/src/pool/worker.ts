@@ -13,7 +13,7 @@ import { executeQuery, SparqlError, type QueryResult } from '@ianode/sparql';
 import { openStore, SharedStateReader } from '@ianode/store';
 import { errorReply, GraphServerError, statusOf } from '../errors.js';
 import { mediaTypesFor, negotiateResultType, serialiseResult } from '../sparql-results.js';
-import { readGraph } from './graph-read.js';
+import { askedFor, readGraph } from './graph-read.js';
 import { CHUNK_WINDOW, type FromWorker, type Grant, type GraphqlJob, type SparqlJob, type ToWorker } from './protocol.js';
 
 const port = parentPort;
@@ -77,8 +77,7 @@ async function runSparql(job: SparqlJob, view: Dataset, me: Current): Promise<vo
   });
   const mediaType = negotiateResultType(job.accept, result.type);
   if (mediaType === undefined) {
-    const asked = job.format === undefined ? `Accept: ${JSON.stringify(job.accept)}` : `the format parameter ${JSON.stringify(job.format)}`;
-    throw new GraphServerError('NOT_ACCEPTABLE', `cannot answer a ${result.type === 'quads' ? 'graph (CONSTRUCT, DESCRIBE)' : 'results (SELECT, ASK)'} query in ${asked}: offered ${mediaTypesFor(result.type).join(', ')}`);
+    throw new GraphServerError('NOT_ACCEPTABLE', `cannot answer a ${result.type === 'quads' ? 'graph (CONSTRUCT, DESCRIBE)' : 'results (SELECT, ASK)'} query in ${askedFor(job.accept, job.format)}: offered ${mediaTypesFor(result.type).join(', ')}`);
   }
   try {
     await stream(mediaType, serialiseResult(job.resultRows > 0 ? capRows(result, job.resultRows) : result, mediaType), me);
