@@ -188,6 +188,7 @@ export async function createAccessServer(config: AccessServerConfig): Promise<Ac
       issuer,
       keys: verifier.keys,
       linkByEmail,
+      groupsClaim: config.groupsClaim ?? 'cognito:groups',
       now: clock,
     });
   }

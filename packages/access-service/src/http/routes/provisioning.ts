@@ -1,4 +1,4 @@
-import { AuthError, bearerToken, toAuthError } from '@ianode/auth';
+import { AuthError, bearerToken, mapClaims, toAuthError } from '@ianode/auth';
 import type { FastifyInstance } from 'fastify';
 import { jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
 import type { Directory } from '../../directory/directory.js';
@@ -14,6 +14,8 @@ export interface NotificationOptions {
   /** The IdP's key set: the user-token verifier's own cache (`TokenVerifier.keys`), not a second one. */
   keys: JWTVerifyGetKey;
   linkByEmail: boolean;
+  /** The groups claim the rules are matched against (`GROUPS_KEY`), as for user tokens. */
+  groupsClaim: string;
   now?: (() => number) | undefined;
 }
 
@@ -76,8 +78,8 @@ export function registerProvisioningRoutes(app: FastifyInstance, directory: Dire
       if (used.has(claims.jti!)) throw new AuthError('INVALID_TOKEN', 'this notification was used already');
       used.set(claims.jti!, claims.exp! * 1000);
       const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
-      const groupsClaim = claims['cognito:groups'];
-      const groups = Array.isArray(groupsClaim) ? groupsClaim.filter((g): g is string => typeof g === 'string') : [];
+      // Groups read as the user tokens' are (auth's mapClaims, the configured claim), so a rule's group matches alike.
+      const { groups } = mapClaims(claims, { userClaims: ['sub'], groupsClaim: options.groupsClaim });
       const sighting: Sighting = {
         issuer: claims.iss!,
         subject: claims.sub!,
