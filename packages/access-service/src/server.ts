@@ -177,7 +177,8 @@ export async function createAccessServer(config: AccessServerConfig): Promise<Ac
   registerSelfRoutes(app, directory, { linkByEmail, provisioner });
   const notifications = config.provisioning?.notifications;
   if (notifications !== undefined) {
-    const issuer = config.openIdProviderUrl?.replace(/\/+$/, '');
+    // Verified against the user tokens' issuer and key cache (the verifier's), not a second JWKS client.
+    const issuer = verifier.issuer;
     if (issuer === undefined) {
       directory.close();
       throw new Error('provisioning.notifications needs OPENID_PROVIDER_URL: the issuer the IdP signs notifications as');
@@ -185,8 +186,9 @@ export async function createAccessServer(config: AccessServerConfig): Promise<Ac
     registerProvisioningRoutes(app, directory, provisioner, {
       settings: notifications,
       issuer,
-      jwksUrl: config.jwksUrl ?? `${issuer}/.well-known/jwks.json`,
+      keys: verifier.keys,
       linkByEmail,
+      groupsClaim: config.groupsClaim ?? 'cognito:groups',
       now: clock,
     });
   }

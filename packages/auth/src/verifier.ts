@@ -1,4 +1,4 @@
-import { errors, jwtVerify, type JWTHeaderParameters, type JWTPayload, type JWTVerifyOptions } from 'jose';
+import { errors, jwtVerify, type JWTHeaderParameters, type JWTPayload, type JWTVerifyGetKey, type JWTVerifyOptions } from 'jose';
 import { bearerToken, MAX_TOKEN_LENGTH } from './bearer.js';
 import { mapClaims, type ClaimMapping } from './claims.js';
 import { AuthError, invalidToken, type InvalidTokenReason } from './errors.js';
@@ -98,6 +98,12 @@ export interface TokenVerifier {
   authenticate(authorization: string | readonly string[] | undefined | null): Promise<VerifiedToken>;
   /** Fetches the keys now; throws `JWKS_UNAVAILABLE` if they cannot be had (a readiness check). */
   warmUp(): Promise<void>;
+  /**
+   * The verifier's cached key set as a jose key function, for another kind of JWT the same issuer
+   * signs (the IdP's user-creation notification): same cache, cooldown and fetch; errors map
+   * through `toAuthError`.
+   */
+  readonly keys: JWTVerifyGetKey;
   /** Number of key-set fetches so far. */
   readonly jwksFetches: number;
 }
@@ -218,6 +224,7 @@ export function createTokenVerifier(options: TokenVerifierOptions): TokenVerifie
     async warmUp() {
       await cache.current();
     },
+    keys: getKey,
     get jwksFetches() {
       return cache.fetches;
     },

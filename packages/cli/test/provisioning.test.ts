@@ -250,6 +250,37 @@ describe('the user-creation notification', () => {
     expect((await notify(tampered)).status).toBe(401);
   });
 
+  it('is verified with the user tokens\' key cache and fetch (one key-set fetch, through the injected fetch)', async () => {
+    const seen: string[] = [];
+    const second = await createAccessServer({
+      dataDir: ':memory:',
+      provisioning: readAccessConfigFile(path.join(REPO_ROOT, 'config/access-demo.yaml')).provisioning,
+      openIdProviderUrl: issuer,
+      jwksUrl: `${issuer}/.well-known/jwks.json`,
+      clientIds: [DEMO_CLIENT],
+      fetch: (input, init) => {
+        seen.push(String(input instanceof Request ? input.url : input));
+        return fetch(input, init);
+      },
+      logger: false,
+    });
+    try {
+      const url = await second.listen({ port: 0 });
+      const sub = await createUser('one.key.cache@example.org', ['ianode_read']);
+      const token = await notification(sub, 'one.key.cache@example.org');
+      const reply = await fetch(`${url}/provisioning/user-created`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{}' });
+      expect(reply.status).toBe(200);
+      expect(seen).toEqual([`${issuer}/.well-known/jwks.json`]);
+      expect(second.verifier.jwksFetches).toBe(1);
+      // A user token after it needs no second fetch.
+      const whoami = await fetch(`${url}/whoami`, { headers: { authorization: `Bearer ${await signIn('one.key.cache@example.org')}` } });
+      expect(whoami.status).toBe(200);
+      expect(second.verifier.jwksFetches).toBe(1);
+    } finally {
+      await second.close();
+    }
+  });
+
   it('an unreachable access service does not fail the creation: the IdP logs a warning', async () => {
     const closedPort = await freePort();
     const log: Record<string, unknown>[] = [];

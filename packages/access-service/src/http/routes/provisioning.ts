@@ -1,6 +1,6 @@
-import { AuthError, bearerToken } from '@ianode/auth';
+import { AuthError, bearerToken, mapClaims, toAuthError } from '@ianode/auth';
 import type { FastifyInstance } from 'fastify';
-import { createRemoteJWKSet, errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
+import { jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
 import type { Directory } from '../../directory/directory.js';
 import type { Sighting } from '../../directory/types.js';
 import { conflict } from '../../errors.js';
@@ -11,9 +11,11 @@ export interface NotificationOptions {
   settings: NotificationSettings;
   /** The IdP's issuer (`OPENID_PROVIDER_URL`): the notification token's `iss`. */
   issuer: string;
-  /** The IdP's key set, the same the user tokens are verified with. */
-  jwksUrl: string;
+  /** The IdP's key set: the user-token verifier's own cache (`TokenVerifier.keys`), not a second one. */
+  keys: JWTVerifyGetKey;
   linkByEmail: boolean;
+  /** The groups claim the rules are matched against (`GROUPS_KEY`), as for user tokens. */
+  groupsClaim: string;
   now?: (() => number) | undefined;
 }
 
@@ -27,7 +29,7 @@ export interface NotificationOptions {
 export function registerProvisioningRoutes(app: FastifyInstance, directory: Directory, provisioner: Provisioner, options: NotificationOptions): void {
   const audience = options.settings.audience ?? DEFAULT_NOTIFICATION_AUDIENCE;
   const maxAge = options.settings.maxAgeSeconds ?? 120;
-  const keys = createRemoteJWKSet(new URL(options.jwksUrl), { cooldownDuration: 1_000, timeoutDuration: 5_000 });
+  const { keys } = options;
   const now = options.now ?? Date.now;
   /** jti -> expiry (ms) of notification tokens already used. */
   const used = new Map<string, number>();
@@ -65,11 +67,10 @@ export function registerProvisioningRoutes(app: FastifyInstance, directory: Dire
           currentDate: new Date(now()),
         }));
       } catch (error) {
-        if (error instanceof joseErrors.JWKSTimeout || (error instanceof joseErrors.JOSEError && error.code === 'ERR_JWKS_INVALID')) {
-          throw new AuthError('JWKS_UNAVAILABLE', 'the identity provider\'s keys cannot be fetched');
-        }
-        if (!(error instanceof joseErrors.JOSEError) && error instanceof TypeError) throw new AuthError('JWKS_UNAVAILABLE', 'the identity provider\'s keys cannot be fetched');
-        throw new AuthError('INVALID_TOKEN', `not a valid user-creation notification: ${(error as Error).message}`);
+        // The user tokens' mapping: an unreachable key set is 503, anything else a 401 naming why.
+        const mapped = toAuthError(error);
+        if (mapped.code !== 'INVALID_TOKEN') throw mapped;
+        throw new AuthError('INVALID_TOKEN', `not a valid user-creation notification: ${mapped.message}`, { reason: mapped.reason, cause: error });
       }
       if (claims.token_use !== 'user_created') throw new AuthError('INVALID_TOKEN', 'not a user-creation notification (token_use must be user_created)');
       const t = now();
@@ -77,8 +78,8 @@ export function registerProvisioningRoutes(app: FastifyInstance, directory: Dire
       if (used.has(claims.jti!)) throw new AuthError('INVALID_TOKEN', 'this notification was used already');
       used.set(claims.jti!, claims.exp! * 1000);
       const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
-      const groupsClaim = claims['cognito:groups'];
-      const groups = Array.isArray(groupsClaim) ? groupsClaim.filter((g): g is string => typeof g === 'string') : [];
+      // Groups read as the user tokens' are (auth's mapClaims, the configured claim), so a rule's group matches alike.
+      const { groups } = mapClaims(claims, { userClaims: ['sub'], groupsClaim: options.groupsClaim });
       const sighting: Sighting = {
         issuer: claims.iss!,
         subject: claims.sub!,
