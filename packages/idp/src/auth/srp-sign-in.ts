@@ -30,7 +30,7 @@ import type { Client } from '../model/clients.js';
 import type { Pool } from '../model/pools.js';
 import { clearFailures, isLockedOut, recordFailure } from '../model/throttle.js';
 import { findUser, findUserBySub, throttleKey } from '../model/users.js';
-import { afterCredentials, checkSecretHash, type SignInOutcome } from './sign-in.js';
+import { afterCredentials, checkSecretHash, requiredParameter as required, type SignInOutcome } from './sign-in.js';
 
 interface BlockState {
   /** Block id (replay guard). */
@@ -130,12 +130,6 @@ export function startSrp(ctx: IdpContext, pool: Pool, client: Client, params: Re
     ChallengeName: 'PASSWORD_VERIFIER',
     ChallengeParameters: { SALT: salt, SECRET_BLOCK: seal(key, state), SRP_B: B, USERNAME: userId, USER_ID_FOR_SRP: userId },
   };
-}
-
-function required(responses: Record<string, string> | undefined, name: string): string {
-  const v = responses?.[name];
-  if (v === undefined || v === '') throw invalidParameter(`Missing required parameter ${name}`);
-  return v;
 }
 
 /** Answers PASSWORD_VERIFIER: the sealed state, then the signature; then the user's state as for a password sign-in. */
