@@ -18,7 +18,6 @@ import { createContext } from './context.js';
 import { openDatabase } from './db/database.js';
 import { outbox as outboxOf } from './model/confirmation-codes.js';
 import { findPool } from './model/pools.js';
-import { findUserBySub } from './model/users.js';
 import { createIdpServer, type IdpServer } from './server.js';
 
 const NAME = 'ianode-idp';
@@ -139,8 +138,7 @@ function outbox(v: ReturnType<typeof options>['values']): void {
     const messages = outboxOf(db, v.pool, Date.now());
     if (messages.length === 0) process.stdout.write(`pool ${v.pool}: no pending codes\n`);
     for (const m of messages) {
-      const user = findUserBySub(db, m.sub)?.username ?? m.sub;
-      process.stdout.write(`${user}\t${m.purpose}\t${m.code}\t${m.destination ?? '-'}\texpires ${new Date(m.expiresAt).toISOString()}\n`);
+      process.stdout.write(`${m.username}\t${m.purpose}\t${m.code}\t${m.destination ?? '-'}\texpires ${new Date(m.expiresAt).toISOString()}\n`);
     }
   } finally {
     db.close();

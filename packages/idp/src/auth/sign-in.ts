@@ -10,7 +10,7 @@ import { createVerifier } from '../crypto/srp.js';
 import { passwordCredentials } from './credentials.js';
 import { checkPasswordPolicy } from '../crypto/password-policy.js';
 import { newOpaqueToken } from '../crypto/random.js';
-import { IdpError, notAuthorized } from '../errors.js';
+import { IdpError, invalidParameter, notAuthorized } from '../errors.js';
 import { checkAttributes } from '../model/attributes.js';
 import type { Client } from '../model/clients.js';
 import type { Pool } from '../model/pools.js';
@@ -48,6 +48,13 @@ export async function signInWithPassword(
     ctx.db.run('UPDATE users SET srp_salt = ?, srp_verifier = ? WHERE sub = ? AND srp_verifier IS NULL', salt, verifier, user.sub);
   }
   return afterCredentials(ctx, pool, client, user);
+}
+
+/** A required AuthParameters / ChallengeResponses entry (absent or empty: InvalidParameterException). */
+export function requiredParameter(params: Readonly<Record<string, string>> | undefined, name: string): string {
+  const v = params?.[name];
+  if (v === undefined || v === '') throw invalidParameter(`Missing required parameter ${name}`);
+  return v;
 }
 
 /**

@@ -30,7 +30,7 @@ import type { Client } from '../model/clients.js';
 import type { Pool } from '../model/pools.js';
 import { clearFailures, isLockedOut, recordFailure } from '../model/throttle.js';
 import { findUser, findUserBySub, throttleKey } from '../model/users.js';
-import { afterCredentials, checkSecretHash, type SignInOutcome } from './sign-in.js';
+import { afterCredentials, checkSecretHash, requiredParameter as required, type SignInOutcome } from './sign-in.js';
 
 interface BlockState {
   /** Block id (replay guard). */
@@ -132,12 +132,6 @@ export function startSrp(ctx: IdpContext, pool: Pool, client: Client, params: Re
   };
 }
 
-function required(responses: Record<string, string> | undefined, name: string): string {
-  const v = responses?.[name];
-  if (v === undefined || v === '') throw invalidParameter(`Missing required parameter ${name}`);
-  return v;
-}
-
 /** Answers PASSWORD_VERIFIER: the sealed state, then the signature; then the user's state as for a password sign-in. */
 export function answerPasswordVerifier(
   ctx: IdpContext,
@@ -152,7 +146,8 @@ export function answerPasswordVerifier(
   const now = ctx.now();
 
   const blockBytes = Buffer.from(blockText, 'base64');
-  const state = open(blockKey(ctx), blockBytes);
+  const key = blockKey(ctx);
+  const state = open(key, blockBytes);
   if (!state || state.poolId !== pool.id || state.clientId !== client.id)
     throw notAuthorized('Invalid session for the user.');
   if (state.expiresAt <= now) throw notAuthorized('Invalid session for the user, session is expired.');
@@ -169,9 +164,9 @@ export function answerPasswordVerifier(
   if (!fresh) throw notAuthorized('Invalid session for the user, session can only be used once.');
 
   const user = state.sub === null ? undefined : findUserBySub(ctx.db, state.sub);
-  const key = throttleKey(user, state.name);
-  if (isLockedOut(ctx.db, pool.id, key, now)) throw notAuthorized('Password attempts exceeded');
-  const fake = decoy(blockKey(ctx), pool, state.name).verifier; // for every name, as at the start
+  const failureKey = throttleKey(user, state.name);
+  if (isLockedOut(ctx.db, pool.id, failureKey, now)) throw notAuthorized('Password attempts exceeded');
+  const fake = decoy(key, pool, state.name).verifier; // for every name, as at the start
   const verifier = user?.srpVerifier ?? fake;
   const A = parseA(Buffer.from(state.A, 'base64').toString('hex'));
   const b = Buffer.from(state.b, 'base64').toString('hex');
@@ -182,9 +177,9 @@ export function answerPasswordVerifier(
     user !== undefined &&
     user.poolId === pool.id;
   if (!ok || !user) {
-    recordFailure(ctx.db, ctx.throttle, pool.id, key, now);
+    recordFailure(ctx.db, ctx.throttle, pool.id, failureKey, now);
     throw notAuthorized();
   }
-  clearFailures(ctx.db, pool.id, key);
+  clearFailures(ctx.db, pool.id, failureKey);
   return afterCredentials(ctx, pool, client, user);
 }

@@ -95,6 +95,8 @@ export function dropCode(db: Db, sub: string, purpose: CodePurpose): void {
 
 export interface OutboxMessage {
   sub: string;
+  /** The user's stored user name. */
+  username: string;
   purpose: CodePurpose;
   code: string;
   destination: string | null;
@@ -102,16 +104,31 @@ export interface OutboxMessage {
   expiresAt: number;
 }
 
-/** The live (unspent, unexpired) codes of a pool, newest first. */
-export function outbox(db: Db, poolId: string, now: number): OutboxMessage[] {
+/**
+ * The live (unspent, unexpired) codes of a pool, or of one user (`sub`), newest first, with each
+ * user's name (one query, not one user lookup per code).
+ */
+export function outbox(db: Db, poolId: string, now: number, sub?: string): OutboxMessage[] {
   return db
-    .all<CodeRow>(
-      'SELECT * FROM confirmation_codes WHERE pool_id = ? AND attempts >= 0 AND attempts < ? AND expires_at > ? ORDER BY created_at DESC',
+    .all<CodeRow & { username: string }>(
+      `SELECT c.*, u.username FROM confirmation_codes c JOIN users u ON u.sub = c.user_sub
+       WHERE c.pool_id = ? AND c.attempts >= 0 AND c.attempts < ? AND c.expires_at > ? AND (? IS NULL OR c.user_sub = ?)
+       ORDER BY c.created_at DESC`,
       poolId,
       MAX_ATTEMPTS,
       now,
+      sub ?? null,
+      sub ?? null,
     )
-    .map((r) => ({ sub: r.user_sub, purpose: r.purpose, code: r.code, destination: r.destination, createdAt: r.created_at, expiresAt: r.expires_at }));
+    .map((r) => ({
+      sub: r.user_sub,
+      username: r.username,
+      purpose: r.purpose,
+      code: r.code,
+      destination: r.destination,
+      createdAt: r.created_at,
+      expiresAt: r.expires_at,
+    }));
 }
 
 /** Cognito's masked destination: `a***@e***` for `alice@example.org`. */

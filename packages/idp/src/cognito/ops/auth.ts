@@ -9,11 +9,12 @@ import {
   checkSecretHash,
   completeNewPassword,
   newPasswordChallengeParameters,
+  requiredParameter as required,
   signInWithPassword,
+  type SignInOutcome,
 } from '../../auth/sign-in.js';
 import type { IdpContext } from '../../context.js';
 import { refreshSession } from '../../auth/refresh.js';
-import type { SignInOutcome } from '../../auth/sign-in.js';
 import { invalidParameter } from '../../errors.js';
 import { authFlowAllowed, requireClient, requirePoolClient, type Client } from '../../model/clients.js';
 import { requirePool, type Pool } from '../../model/pools.js';
@@ -33,12 +34,6 @@ const AUTH_FLOWS = [
   'ADMIN_USER_PASSWORD_AUTH',
   'USER_AUTH',
 ];
-
-function required(params: Params | undefined, name: string): string {
-  const v = params?.[name];
-  if (v === undefined || v === '') throw invalidParameter(`Missing required parameter ${name}`);
-  return v;
-}
 
 async function passwordFlow(ctx: IdpContext, pool: Pool, client: Client, params: Params | undefined): Promise<object> {
   const username = required(params, 'USERNAME');

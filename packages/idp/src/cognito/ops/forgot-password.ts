@@ -11,11 +11,8 @@ import { requirePool } from '../../model/pools.js';
 import { clearFailures } from '../../model/throttle.js';
 import { findUser, findUserBySub, requireUser, saveUser, throttleKey, type User } from '../../model/users.js';
 import { operation } from '../operation.js';
-import { ClientId, obj, Password, str, strMap, Username, UserPoolId } from '../schema.js';
+import { ClientId, ConfirmationCode, obj, Password, SecretHash, strMap, Username, UserPoolId } from '../schema.js';
 import { deliveryDetails, publicClient, sendCode } from './code-delivery.js';
-
-const SecretHash = str(1, 128);
-const ConfirmationCode = str(1, 2048, '^[\\S]+$');
 
 const hasVerifiedEmail = (user: User): boolean => Boolean(user.attributes.email) && user.attributes.email_verified === 'true';
 

@@ -5,7 +5,7 @@
  */
 import { outbox } from '../../model/confirmation-codes.js';
 import { requirePool } from '../../model/pools.js';
-import { findUserBySub, requireUser } from '../../model/users.js';
+import { requireUser } from '../../model/users.js';
 import { operation } from '../operation.js';
 import { obj, Username, UserPoolId } from '../schema.js';
 import { epochSeconds } from '../shapes.js';
@@ -19,10 +19,10 @@ export const outboxOperations = [
     (ctx, body) => {
       const pool = requirePool(ctx.db, body.UserPoolId);
       const only = body.Username !== undefined ? requireUser(ctx.db, pool, body.Username).sub : undefined;
-      const messages = outbox(ctx.db, pool.id, ctx.now()).filter((m) => only === undefined || m.sub === only);
+      const messages = outbox(ctx.db, pool.id, ctx.now(), only);
       return {
         Messages: messages.map((m) => ({
-          Username: findUserBySub(ctx.db, m.sub)?.username ?? null,
+          Username: m.username,
           UserSub: m.sub,
           Purpose: m.purpose,
           DeliveryMedium: 'EMAIL',

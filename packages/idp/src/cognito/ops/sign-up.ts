@@ -17,12 +17,9 @@ import { codeMismatch, consumeCode, dropCode } from '../../model/confirmation-co
 import { requirePool, type Pool } from '../../model/pools.js';
 import { findUser, findUserBySub, insertUser, requireUser, saveUser, type User } from '../../model/users.js';
 import { operation } from '../operation.js';
-import { AttributeList, bool, ClientId, obj, Password, str, strMap, Username, UserPoolId } from '../schema.js';
+import { AttributeList, bool, ClientId, ConfirmationCode, obj, Password, SecretHash, strMap, Username, UserPoolId } from '../schema.js';
 import { deliveryDetails, publicClient, sendCode, type CodeDeliveryDetails } from './code-delivery.js';
 import { checkEmailUnique, storedUsername } from './users.js';
-
-const SecretHash = str(1, 128);
-const ConfirmationCode = str(1, 2048, '^[\\S]+$');
 
 const autoVerifiesEmail = (pool: Pool, user: User): boolean =>
   pool.config.AutoVerifiedAttributes.includes('email') && Boolean(user.attributes.email);

@@ -61,19 +61,24 @@ const PasswordPolicySchema = obj({
   TemporaryPasswordValidityDays: int(0, 365),
 });
 
+/** The request fields of the settings UpdateUserPool can change (`updatableSettings`). */
+const UpdatableSettings = {
+  Policies: obj({ PasswordPolicy: PasswordPolicySchema }),
+  AutoVerifiedAttributes: arr(enumOf('email', 'phone_number'), 2),
+  DeletionProtection: enumOf('ACTIVE', 'INACTIVE'),
+  AdminCreateUserConfig: obj({ AllowAdminCreateUserOnly: bool }),
+  UserPoolTags: strMap(256),
+  MfaConfiguration: enumOf('OFF', 'ON', 'OPTIONAL'),
+};
+
 const CreateUserPoolBody = obj(
   {
     PoolName: str(1, 128, '^[\\w\\s+=,.@-]+$'),
-    Policies: obj({ PasswordPolicy: PasswordPolicySchema }),
+    ...UpdatableSettings,
     Schema: arr(SchemaAttribute, 50),
     UsernameAttributes: arr(enumOf('email', 'phone_number'), 2),
     AliasAttributes: arr(enumOf('email', 'phone_number', 'preferred_username'), 3),
-    AutoVerifiedAttributes: arr(enumOf('email', 'phone_number'), 2),
     UsernameConfiguration: obj({ CaseSensitive: bool }),
-    DeletionProtection: enumOf('ACTIVE', 'INACTIVE'),
-    AdminCreateUserConfig: obj({ AllowAdminCreateUserOnly: bool }),
-    UserPoolTags: strMap(256),
-    MfaConfiguration: enumOf('OFF', 'ON', 'OPTIONAL'),
   },
   ['PoolName'],
 );
@@ -160,18 +165,7 @@ export const userPoolOperations = [
   operation<Parameters<typeof updatableSettings>[0] & { UserPoolId: string }>(
     'UpdateUserPool',
     true,
-    obj(
-      {
-        UserPoolId,
-        Policies: obj({ PasswordPolicy: PasswordPolicySchema }),
-        AutoVerifiedAttributes: arr(enumOf('email', 'phone_number'), 2),
-        DeletionProtection: enumOf('ACTIVE', 'INACTIVE'),
-        AdminCreateUserConfig: obj({ AllowAdminCreateUserOnly: bool }),
-        UserPoolTags: strMap(256),
-        MfaConfiguration: enumOf('OFF', 'ON', 'OPTIONAL'),
-      },
-      ['UserPoolId'],
-    ),
+    obj({ ...UpdatableSettings, UserPoolId }, ['UserPoolId']),
     (ctx, body) => {
       const pool = requirePool(ctx.db, body.UserPoolId);
       updatePoolConfig(ctx.db, pool.id, { ...pool.config, ...updatableSettings(body) }, ctx.now());
