@@ -67,6 +67,14 @@ export interface WriteOptions {
    * it could not read) is this hook.
    */
   accept?: ((outcome: WriteOutcome) => void) | undefined;
+  /**
+   * Commit metadata to record with this transaction, in the same durable commit as its data (one
+   * log record): after a crash either both are there or neither. Keys are kept until overwritten;
+   * `store.meta(key)` reads the committed value. A transaction with metadata always commits, even
+   * when it changes no quad. The Kafka connector keeps the last applied offset of each topic
+   * partition here (exactly-once apply, docs/kafka.md).
+   */
+  meta?: Readonly<Record<string, string>> | undefined;
 }
 
 /**
@@ -195,5 +203,9 @@ export interface QuadStore extends Dataset {
    * passes `compactDeletedFraction` / `compactMinDeleted`. */
   compact(): Promise<void>;
   stats(): StoreStats;
+  /** The committed value of a commit-metadata key (`WriteOptions.meta`), or undefined. */
+  meta(key: string): string | undefined;
+  /** Every committed metadata entry, sorted by key. */
+  metaEntries(): [string, string][];
   close(): Promise<void>;
 }

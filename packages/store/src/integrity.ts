@@ -12,7 +12,7 @@
  */
 import { basename } from 'node:path';
 import { StoreError } from './errors.js';
-import { FrameType, framesAfter, scanFrames, type ScannedFrame } from './wal.js';
+import { FrameType, decodeMeta, framesAfter, scanFrames, type ScannedFrame } from './wal.js';
 
 /** A complete transaction of a file, or (`txId` undefined) a TERMS frame logged ahead of a commit. */
 export interface FileTx {
@@ -133,6 +133,9 @@ export function checkTransaction(tx: FileTx, file: string, termCount: number, la
     switch (f.type) {
       case FrameType.Begin:
       case FrameType.Commit:
+        break;
+      case FrameType.Meta:
+        if (decodeMeta(p) === undefined) fail('not a JSON object of strings');
         break;
       case FrameType.Terms:
       case FrameType.Labels: {

@@ -28,7 +28,7 @@ import { SnapshotDataset, type StoreState } from './snapshot.js';
 import { describeState, RunIds, type SharedStoreState } from './shared-state.js';
 import { quadKey, TxBuffer, type Effects } from './transaction.js';
 import {
-  decodeStrings, decodeTuples, encodedStringFrames, encodeFrame, FrameType, stringFrames, tupleFrames, u32Payload,
+  decodeMeta, decodeStrings, decodeTuples, encodedStringFrames, encodeFrame, encodeMeta, FrameType, stringFrames, tupleFrames, u32Payload,
 } from './wal.js';
 
 const DEFAULT_CHECKPOINT_BYTES = 256 * 1024 * 1024;
@@ -63,6 +63,8 @@ export class LabelledQuadStore implements QuadStore {
   private cols = new RowColumns();
   private runs: Run[] = [];
   private readonly pending = new Map<string, number>();
+  /** Commit metadata (`WriteOptions.meta`), as committed. */
+  private readonly metadata = new Map<string, string>();
   private state: StoreState;
   /** The latest publication's number (`shareState`'s version): unique in the process. */
   private version = 0;
@@ -188,6 +190,14 @@ export class LabelledQuadStore implements QuadStore {
     };
   }
 
+  meta(key: string): string | undefined {
+    return this.metadata.get(key);
+  }
+
+  metaEntries(): [string, string][] {
+    return [...this.metadata].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  }
+
   // ---- writes ----
 
   load(input: string | AsyncIterable<string | Uint8Array>, options: LoadOptions): Promise<LoadResult>;
@@ -228,8 +238,9 @@ export class LabelledQuadStore implements QuadStore {
       const effects = tx.resolve(this.runs, this.pending);
       const outcome = this.outcomeOf(effects);
       options.accept?.(outcome);
+      const meta = options.meta === undefined ? [] : Object.entries(options.meta);
       const changed =
-        effects.addRows.length > 0 || effects.deleteRows.length > 0 || effects.pendingSet.size > 0 || effects.pendingDelete.length > 0;
+        effects.addRows.length > 0 || effects.deleteRows.length > 0 || effects.pendingSet.size > 0 || effects.pendingDelete.length > 0 || meta.length > 0;
       if (!changed) {
         await this.rollBack(firstRow, firstTerm, firstLabel, logStart);
         // commitEmpty: an empty transaction is still logged and advances the txId (WriteOptions).
@@ -242,13 +253,13 @@ export class LabelledQuadStore implements QuadStore {
       if (this.wal) {
         const terms = this.dict.size;
         const labels = this.labels.size;
-        await this.wal.append(this.encodeTransaction(txId, effects));
+        await this.wal.append(this.encodeTransaction(txId, effects, meta));
         logged = true;
         // Only a written transaction advances what the log holds.
         this.loggedTerms = terms;
         this.loggedLabels = labels;
       }
-      this.apply(txId, effects, pendingRun ? await pendingRun : undefined);
+      this.apply(txId, effects, pendingRun ? await pendingRun : undefined, meta);
       this.unusedRows += this.cols.length - firstRow - effects.addRows.length;
       await this.maintain();
       return [result, txId, outcome];
@@ -375,8 +386,9 @@ export class LabelledQuadStore implements QuadStore {
   }
 
   /** Apply resolved effects in memory and publish the new state. */
-  private apply(txId: number, effects: Effects, run?: Run): void {
+  private apply(txId: number, effects: Effects, run?: Run, meta: readonly [string, string][] = []): void {
     const cols = this.cols;
+    for (const [key, value] of meta) this.metadata.set(key, value);
     for (const r of effects.deleteRows) cols.markDeleted(r, txId);
     this.deletedRows += effects.deleteRows.length;
     for (const key of effects.pendingDelete) this.pending.delete(key);
@@ -422,7 +434,7 @@ export class LabelledQuadStore implements QuadStore {
   // ---- durability ----
 
   /** The log frames of a transaction, built lazily as they are written. */
-  private *encodeTransaction(txId: number, effects: Effects): Generator<Buffer> {
+  private *encodeTransaction(txId: number, effects: Effects, meta: readonly [string, string][]): Generator<Buffer> {
     const cols = this.cols;
     yield* encodeFrame(FrameType.Begin, u32Payload(txId));
     yield* this.newStringFrames();
@@ -436,6 +448,7 @@ export class LabelledQuadStore implements QuadStore {
     if (effects.pendingDelete.length > 0) {
       yield* pendingFrames(FrameType.PendingDelete, effects.pendingDelete.map((k) => [k, 0] as [string, number]));
     }
+    if (meta.length > 0) yield* encodeFrame(FrameType.Meta, encodeMeta(meta));
     yield* encodeFrame(FrameType.Commit, u32Payload(txId));
   }
 
@@ -480,8 +493,12 @@ export class LabelledQuadStore implements QuadStore {
       outcome: { inserted: 0, relabelled: 0, deleted: 0, unchanged: 0, labels: new Map() }, // not used in a replay
     };
     const firstRow = this.cols.length;
+    const meta: [string, string][] = [];
     for (const f of frames) {
       switch (f.type) {
+        case FrameType.Meta:
+          meta.push(...decodeMeta(f.payload)!); // checkTransaction read it already
+          break;
         case FrameType.Terms: {
           const { firstId, strings } = decodeStrings(f.payload);
           this.restoreStrings(firstId, strings, this.dict.size, (k) => this.dict.intern(k), 'term');
@@ -530,7 +547,7 @@ export class LabelledQuadStore implements QuadStore {
     for (let i = 0; i < effects.addRows.length; i++) effects.addRows[i] = firstRow + i;
     this.loggedTerms = this.dict.size;
     this.loggedLabels = this.labels.size;
-    this.apply(txId, effects);
+    this.apply(txId, effects, undefined, meta);
   }
 
   private restoreStrings(firstId: number, strings: string[], size: number, add: (s: string) => number, what: string): void {
@@ -745,12 +762,14 @@ export class LabelledQuadStore implements QuadStore {
     const live = this.liveRowsInSpogOrder();
     const pending = [...this.pending];
     const labels = this.labels.textsFrom(1);
+    const meta = [...this.metadata];
     const frames = function* (termFrames: Buffer[]): Generator<Buffer> {
       yield* encodeFrame(FrameType.Begin, u32Payload(txId));
       yield* termFrames;
       yield* stringFrames(FrameType.Labels, 1, labels);
       yield* tupleFrames(FrameType.Add, [cols.g, cols.s, cols.p, cols.o, cols.label], live, live.length);
       if (pending.length > 0) yield* pendingFrames(FrameType.PendingSet, pending);
+      if (meta.length > 0) yield* encodeFrame(FrameType.Meta, encodeMeta(meta));
       yield* encodeFrame(FrameType.Commit, u32Payload(txId));
     };
     return frames(this.termFrames(1));

@@ -8,7 +8,7 @@
  * payload only; they are still read).
  *
  * A transaction is BEGIN, any number of TERMS / LABELS / ADD / DELETE / PENDING_SET /
- * PENDING_DELETE frames, then COMMIT. A reader applies a transaction only when it has read its
+ * PENDING_DELETE / META frames, then COMMIT. A reader applies a transaction only when it has read its
  * COMMIT frame intact, so a torn tail (crash in mid-write) loses only the transaction that was
  * never acknowledged. A checkpoint file is one such transaction holding the whole state.
  * `scanFrames` reads a file and says where and why it stops making sense; integrity.ts decides
@@ -22,7 +22,7 @@ export const MAGIC = 0x324e4149;
 /** "IANL": the first format, whose checksum covers the payload only (read, never written). */
 export const LEGACY_MAGIC = 0x4c4e4149;
 export const HEADER = 16;
-const MAX_TYPE = 8;
+const MAX_TYPE = 9;
 
 export enum FrameType {
   Begin = 1,
@@ -33,6 +33,8 @@ export enum FrameType {
   PendingSet = 6,
   PendingDelete = 7,
   Commit = 8,
+  /** Commit metadata set by the transaction (`WriteOptions.meta`): a JSON object of strings. */
+  Meta = 9,
 }
 
 export interface Frame {
@@ -238,4 +240,22 @@ export function* framesAfter(path: string, from: number): Generator<ScannedFrame
   } finally {
     closeSync(fd);
   }
+}
+
+/** A META frame's payload: the entries as a JSON object. */
+export function encodeMeta(entries: Iterable<[string, string]>): Buffer {
+  return Buffer.from(JSON.stringify(Object.fromEntries(entries)), 'utf8');
+}
+
+/** The entries of a META frame, or undefined when the payload is not a JSON object of strings. */
+export function decodeMeta(payload: Buffer): [string, string][] | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(payload.toString('utf8'));
+  } catch {
+    return undefined;
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  const entries = Object.entries(value as Record<string, unknown>);
+  return entries.every(([, v]) => typeof v === 'string') ? (entries as [string, string][]) : undefined;
 }
