@@ -22,7 +22,8 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { readLabel } from '@ianode/abac';
-import { namedNode, type Dataset } from '@ianode/rdf';
+import { namedNode, termToKey, type Dataset } from '@ianode/rdf';
+import type { GraphTarget } from './pool/graph-read.js';
 import { createFileLoader, executeUpdate, parseUpdate, type ParsedUpdate, type UpdateOp, type UpdateResult } from '@ianode/sparql';
 import type { KeyQuad, LoadResult, PreparedLoad, QuadStore, WriteOptions, WriteOutcome, WriteTransaction } from '@ianode/store';
 import { GraphServerError } from './errors.js';
@@ -40,13 +41,20 @@ export function requestLabel(request: FastifyRequest, legacy: boolean): string |
   return readLabel(header, { legacy });
 }
 
-/** The write side of the store, as routes get it: always in a caller's write scope. */
+/** What a write may carry besides its data: commit metadata recorded in the same durable commit
+ * (the Kafka connector's applied offset, `WriteOptions.meta` of @ianode/store). */
+export interface CommitExtras {
+  meta?: Readonly<Record<string, string>> | undefined;
+}
+
+/** The write side of the store, as routes (and the Kafka connector) get it: always in a caller's
+ * write scope. */
 export interface Writer {
   /** One atomic, durable transaction in the caller's write scope; `view` is the caller's view of
    * the state the transaction starts from. */
-  transaction<T>(caller: Caller, body: (tx: WriteTransaction, view: Dataset) => T | Promise<T>): Promise<{ value: T; txId: number; outcome: WriteOutcome }>;
+  transaction<T>(caller: Caller, body: (tx: WriteTransaction, view: Dataset) => T | Promise<T>, extras?: CommitExtras): Promise<{ value: T; txId: number; outcome: WriteOutcome }>;
   /** Commit an upload parsed before (`prepareLoad`) in the caller's write scope. */
-  load(caller: Caller, prepared: PreparedLoad): Promise<LoadResult>;
+  load(caller: Caller, prepared: PreparedLoad, extras?: CommitExtras): Promise<LoadResult>;
 }
 
 export interface WriterOptions {
@@ -86,12 +94,12 @@ function checkLabels(outcome: WriteOutcome, visible: (label: string) => boolean,
 
 export function createWriter(store: QuadStore, options: WriterOptions): Writer {
   return {
-    transaction: (caller, body) =>
+    transaction: (caller, body, extras) =>
       store.write((tx) => {
         const snapshot = store.snapshot();
         return body(tx, caller.visible === undefined ? snapshot : snapshot.view(caller.visible));
-      }, writeOptions(caller, options)),
-    load: (caller, prepared) => store.load(prepared, writeOptions(caller, options)),
+      }, { ...writeOptions(caller, options), meta: extras?.meta }),
+    load: (caller, prepared, extras) => store.load(prepared, { ...writeOptions(caller, options), meta: extras?.meta }),
   };
 }
 
@@ -105,7 +113,13 @@ export interface WriteScope {
 }
 
 /** Runs `body` as one atomic, durable store transaction with the caller's write scope. */
-export async function withWriteScope<T>(ctx: RouteContext, caller: Caller, label: string | undefined, body: (scope: WriteScope) => T | Promise<T>): Promise<{ value: T; txId: number; outcome: WriteOutcome }> {
+export async function withWriteScope<T>(
+  ctx: Pick<RouteContext, 'config' | 'writer'>,
+  caller: Caller,
+  label: string | undefined,
+  body: (scope: WriteScope) => T | Promise<T>,
+  extras?: CommitExtras,
+): Promise<{ value: T; txId: number; outcome: WriteOutcome }> {
   const visible = caller.visible;
   const effectiveLabel = label ?? ctx.config.dataset.defaultLabel;
   return ctx.writer.transaction(caller, async (tx, view) => {
@@ -121,7 +135,7 @@ export async function withWriteScope<T>(ctx: RouteContext, caller: Caller, label
       },
     };
     return body(scope);
-  });
+  }, extras);
 }
 
 function safeVisible(visible: (label: string) => boolean, label: string): boolean {
@@ -193,21 +207,11 @@ export async function runSparqlUpdate(
   const caller = request.caller!;
   const label = requestLabel(request, ctx.config.dataset.labels.legacy);
   const parsed = withProtocolDataset(parseUpdate(text, { baseIRI: options.baseIRI ?? ctx.baseIRI }), options.using);
-  const { queryTimeoutMs, resultRows } = ctx.config.limits;
-  const loadDir = process.env.IANODE_UPDATE_LOAD_DIR;
   let value: UpdateResult;
   let txId: number;
   let outcome: WriteOutcome;
   try {
-    ({ value, txId, outcome } = await withWriteScope(ctx, caller, label, (scope) =>
-      executeUpdate(scope.view, parsed, { applyOps: (ops) => scope.apply(ops) }, {
-        deadline: queryTimeoutMs > 0 ? Date.now() + queryTimeoutMs : undefined,
-        rowBudget: resultRows > 0 ? resultRows : undefined,
-        insertsVisible: scope.insertsVisible,
-        // LOAD is off unless IANODE_UPDATE_LOAD_DIR names a folder; then only files under it.
-        load: loadDir ? createFileLoader(loadDir, LOAD_CONVERTERS) : undefined,
-      }),
-    ));
+    ({ value, txId, outcome } = await applySparqlUpdate(ctx, caller, parsed, label));
   } catch (error) {
     audit(request, 'sparql-update', { outcome: 'failed', code: (error as { code?: string }).code, label });
     throw error;
@@ -215,6 +219,74 @@ export async function runSparqlUpdate(
   const counts = writeCounts(outcome, txId);
   audit(request, 'sparql-update', { outcome: 'ok', operations: value.operations, inserted: counts.inserted, relabelled: counts.relabelled, deleted: counts.deleted, label, txId });
   return { operations: value.operations, ...counts };
+}
+
+/** A parsed SPARQL Update as one transaction in the caller's write scope (the HTTP route and the
+ * Kafka connector). */
+export function applySparqlUpdate(
+  ctx: Pick<RouteContext, 'config' | 'writer'>,
+  caller: Caller,
+  parsed: ParsedUpdate,
+  label: string | undefined,
+  extras?: CommitExtras,
+  /** From the log (Kafka), every replica must do the same: no time limit (a replica slower than
+   * another would refuse what the other applied) and no LOAD (files differ between machines). */
+  replicated = false,
+): Promise<{ value: UpdateResult; txId: number; outcome: WriteOutcome }> {
+  const { queryTimeoutMs, resultRows } = ctx.config.limits;
+  const loadDir = replicated ? undefined : process.env.IANODE_UPDATE_LOAD_DIR;
+  return withWriteScope(ctx, caller, label, (scope) =>
+    executeUpdate(scope.view, parsed, { applyOps: (ops) => scope.apply(ops) }, {
+      deadline: queryTimeoutMs > 0 && !replicated ? Date.now() + queryTimeoutMs : undefined,
+      rowBudget: resultRows > 0 ? resultRows : undefined,
+      insertsVisible: scope.insertsVisible,
+      // LOAD is off unless IANODE_UPDATE_LOAD_DIR names a folder; then only files under it.
+      load: loadDir ? createFileLoader(loadDir, LOAD_CONVERTERS) : undefined,
+    }), extras);
+}
+
+/** A Graph Store Protocol write (routes/gsp.ts): the body's quads, already parsed, and what to do
+ * with the target graph. */
+export interface GraphStoreWrite {
+  method: 'PUT' | 'POST' | 'DELETE';
+  target: GraphTarget;
+  quads: KeyQuad[];
+  label: string | undefined;
+}
+
+/**
+ * A Graph Store write as one transaction in the caller's write scope (the HTTP route and the Kafka
+ * connector): PUT and DELETE remove the caller's visible quads of the graph, PUT and POST add the
+ * body's. `created`: the graph had no visible quad and now has some. DELETE of a graph with no
+ * visible quad is 404 (thrown inside, so nothing commits).
+ */
+export function applyGraphStoreWrite(
+  ctx: Pick<RouteContext, 'config' | 'writer'>,
+  caller: Caller,
+  write: GraphStoreWrite,
+  extras?: CommitExtras,
+): Promise<{ value: { created: boolean }; txId: number; outcome: WriteOutcome }> {
+  const { method, target, quads } = write;
+  const ds = ctx.config.dataset.name;
+  const graphName = target.kind === 'graph' ? target.iri : target.kind === 'default' ? 'default' : undefined;
+  return withWriteScope(ctx, caller, write.label, (scope) => {
+    const ops: UpdateOp[] = [];
+    let existed = true; // the default graph always exists; so does "the dataset"
+    if (target.kind !== 'dataset') {
+      const key = target.kind === 'default' ? '' : termToKey(namedNode(target.iri));
+      const g = target.kind === 'default' ? 0 : scope.view.lookup(namedNode(target.iri));
+      const visible = g === undefined ? [] : [...scope.view.match({ g })];
+      if (target.kind === 'graph') existed = visible.length > 0;
+      if (method !== 'POST') {
+        for (const q of visible) ops.push({ type: 'delete', quad: { s: scope.view.key(q.s), p: scope.view.key(q.p), o: scope.view.key(q.o), g: key } });
+      }
+    }
+    // Thrown inside: a refused write rolls back instead of committing an empty transaction.
+    if (method === 'DELETE' && !existed) throw new GraphServerError('NOT_FOUND', `no graph <${graphName}> in /${ds}`);
+    for (const quad of quads) ops.push({ type: 'add', quad });
+    scope.apply(ops);
+    return { created: !existed && quads.length > 0 };
+  }, extras);
 }
 
 /** The audit line of a write: pino, `audit: true`, who, what, how much. */

@@ -33,7 +33,7 @@ import { guarded, type BodyDeadline } from '../body-reader.js';
 import { isJsonLd, jsonLdToNQuads } from '../jsonld.js';
 import { isRdfXml, rdfXmlToNQuads } from '../rdfxml.js';
 import { directGraphIri, parameterIri, requestOrigin } from '../request-iri.js';
-import { audit, requestLabel, withWriteScope, writeCounts } from '../writes.js';
+import { applyGraphStoreWrite, audit, requestLabel, writeCounts } from '../writes.js';
 import type { GraphTarget } from '../pool/graph-read.js';
 import { GraphServerError } from '../errors.js';
 import type { RouteContext } from './context.js';
@@ -203,26 +203,9 @@ export function registerGraphStore(app: FastifyInstance, ctx: RouteContext): voi
       quads = await bodyQuads(request, parts, graphKey, bodyBase(request, target));
     }
     const graphName = target.kind === 'graph' ? target.iri : target.kind === 'default' ? 'default' : undefined;
-    let result: Awaited<ReturnType<typeof withWriteScope<{ created: boolean }>>>;
+    let result: Awaited<ReturnType<typeof applyGraphStoreWrite>>;
     try {
-      result = await withWriteScope(ctx, request.caller!, label, (scope) => {
-        const ops: UpdateOp[] = [];
-        let existed = true; // the default graph always exists; so does "the dataset"
-        if (target.kind !== 'dataset') {
-          const key = target.kind === 'default' ? '' : termToKey(namedNode(target.iri));
-          const g = target.kind === 'default' ? 0 : scope.view.lookup(namedNode(target.iri));
-          const visible = g === undefined ? [] : [...scope.view.match({ g })];
-          if (target.kind === 'graph') existed = visible.length > 0;
-          if (method !== 'POST') {
-            for (const q of visible) ops.push({ type: 'delete', quad: { s: scope.view.key(q.s), p: scope.view.key(q.p), o: scope.view.key(q.o), g: key } });
-          }
-        }
-        // Thrown inside: a refused write rolls back instead of committing an empty transaction.
-        if (method === 'DELETE' && !existed) throw new GraphServerError('NOT_FOUND', `no graph <${graphName}> in /${ds}`);
-        for (const quad of quads) ops.push({ type: 'add', quad });
-        scope.apply(ops);
-        return { created: !existed && quads.length > 0 };
-      });
+      result = await applyGraphStoreWrite(ctx, request.caller!, { method, target, quads, label });
     } catch (error) {
       audit(request, `gsp-${method.toLowerCase()}`, { outcome: 'failed', graph: graphName, code: (error as { code?: string }).code, label });
       throw error;
