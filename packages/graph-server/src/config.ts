@@ -6,6 +6,7 @@
 import { readLabel, validateLabel } from '@ianode/abac';
 import { envFlag, envList, envValue, parseCorsOrigins, readConfigFile, type Env } from '@ianode/service';
 import type { TokenSource } from '@ianode/auth';
+import { resolveKafkaConfig, type KafkaConfig } from './kafka/config.js';
 
 /** Operations a caller may be allowed: query and graph-store reads (`read`), uploads and updates (`write`). */
 export type Operation = 'read' | 'write';
@@ -27,6 +28,8 @@ export interface DatasetConfig {
   checkpointIntervalMs: number;
   /** Compact after a commit that leaves more than this fraction of the rows deleted (default 0.25)… */
   compactDeletedFraction: number;
+  /** The dataset's Kafka connector (docs/kafka.md); undefined = none. */
+  kafka?: KafkaConfig | undefined;
   /** …and at least this many (default 10 000). */
   compactMinDeleted: number;
 }
@@ -182,7 +185,7 @@ export const DEFAULT_PORT = 3030;
 
 /** A partial configuration as a file or a caller gives it. */
 export interface GraphServerConfigInput {
-  dataset?: Partial<DatasetConfig> & { permissions?: Partial<Record<Operation, string>>; labels?: Partial<LabelsConfig> };
+  dataset?: Partial<Omit<DatasetConfig, 'kafka'>> & { permissions?: Partial<Record<Operation, string>>; labels?: Partial<LabelsConfig>; kafka?: unknown };
   writes?: Partial<WritesConfig>;
   limits?: Partial<LimitsConfig>;
   security?: Partial<SecurityConfig>;
@@ -223,6 +226,7 @@ export function resolveConfig(input: GraphServerConfigInput = {}): GraphServerCo
       ...stripUndefined(input.dataset ?? {}),
       permissions: { ...base.dataset.permissions, ...stripUndefined(input.dataset?.permissions ?? {}) },
       labels: { ...base.dataset.labels, ...stripUndefined(input.dataset?.labels ?? {}) },
+      kafka: resolveKafkaConfig(input.dataset?.kafka),
     },
     writes: { ...base.writes, ...stripUndefined(input.writes ?? {}) },
     limits: { ...base.limits, ...stripUndefined(input.limits ?? {}) },

@@ -29,6 +29,14 @@ export type GraphServerErrorCode =
   | 'UNKNOWN_USER'
   /** A valid token whose directory entry is inactive (403). */
   | 'INACTIVE_USER'
+  /** A read asked (`Ianode-Offset`) for a log position this replica has not applied in time (503). */
+  | 'KAFKA_BEHIND'
+  /** The Kafka connector is stopped or not connected: writes through the log cannot be taken (503). */
+  | 'KAFKA_UNAVAILABLE'
+  /** A write taken into the log but not yet applied here within `kafka.readWaitMs` (202). */
+  | 'WRITE_PENDING'
+  /** A write body too large for one Kafka message (413). */
+  | 'MESSAGE_TOO_LARGE'
   | 'INTERNAL';
 
 export class GraphServerError extends ServiceError<GraphServerErrorCode> {
@@ -80,6 +88,10 @@ const STATUS: Record<Exclude<AnyCode, AuthErrorCode>, number> = {
   NOT_IMPLEMENTED: 501,
   SHUTTING_DOWN: 503,
   UNAVAILABLE: 503,
+  KAFKA_BEHIND: 503,
+  KAFKA_UNAVAILABLE: 503,
+  WRITE_PENDING: 202,
+  MESSAGE_TOO_LARGE: 413,
   CLIENT_CLOSED: 400,
   LABEL_NOT_VISIBLE_TO_WRITER: 400,
   UNKNOWN_USER: 403,

@@ -20,6 +20,7 @@ import { registerUpload } from './routes/upload.js';
 import { createRateLimiter, createSecurity, type Caller, type Security } from './security.js';
 import { BodyDeadline, realTimers, SpoolArea, spoolBody, type Timers } from './body-reader.js';
 import { createWriter } from './writes.js';
+import { KafkaConnector } from './kafka/connector.js';
 import { availableParallelism } from 'node:os';
 import { QueryPool } from './pool/pool.js';
 
@@ -160,6 +161,9 @@ export async function createGraphServer(input: GraphServerConfigInput | GraphSer
       metrics.authFailures.inc({ code });
       throw error;
     }
+    // Read your writes across replicas (docs/kafka.md): wait until the log position asked for is applied here.
+    const wanted = request.headers['ianode-offset'];
+    if (wanted !== undefined) await waitForOffset(kafka, wanted);
   });
   app.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? 'unmatched';
@@ -205,6 +209,19 @@ export async function createGraphServer(input: GraphServerConfigInput | GraphSer
   metrics.watchPool(() => pool.stats());
   /** The caller as the workers need it (the pool refuses a secure-mode caller without a grant). */
   const jobCaller = (caller: Caller) => ({ open: caller.visible === undefined, grant: caller.grant });
+  const writer = createWriter(store, { defaultLabel: config.dataset.defaultLabel, allowUnreadableLabels: config.writes.allowUnreadableLabels });
+  // The dataset's Kafka connector (docs/kafka.md): started below, before the server is returned.
+  const kafka = config.dataset.kafka === undefined
+    ? undefined
+    : new KafkaConnector({
+      config: config.dataset.kafka,
+      dataset: config.dataset.name,
+      store,
+      apply: { config, writer, baseIRI: options.baseIRI, secure: security.secure },
+      log: app.log,
+      count: (outcome) => metrics.kafkaMessages.inc({ outcome }),
+    });
+  if (kafka) metrics.watchKafka(() => kafka.status());
   const ctx: RouteContext = {
     config,
     security,
@@ -216,7 +233,7 @@ export async function createGraphServer(input: GraphServerConfigInput | GraphSer
       graphql: (caller, job) => pool.graphql(job, jobCaller(caller)),
       graph: (caller, job) => pool.graph(job, jobCaller(caller)),
     },
-    writer: createWriter(store, { defaultLabel: config.dataset.defaultLabel, allowUnreadableLabels: config.writes.allowUnreadableLabels }),
+    writer,
     bodies: {
       deadline: (what) => {
         const deadline = new BodyDeadline({ idleMs: bodyIdleTimeoutMs, totalMs: bodyTimeoutMs }, timers, what, (d) => openBodies.delete(d));
@@ -227,6 +244,7 @@ export async function createGraphServer(input: GraphServerConfigInput | GraphSer
       spool: (source, deadline, limit) => spoolBody(source, { limit, memoryBytes: spoolMemoryBytes, area: spoolArea, deadline }),
     },
     storeOpen: () => !storeClosed,
+    kafka,
   };
   app.addHook('onSend', async (_request, reply) => {
     if (stopping) closeAfterReply(reply);
@@ -237,12 +255,22 @@ export async function createGraphServer(input: GraphServerConfigInput | GraphSer
   registerGraphStore(app, ctx);
   registerGraphql(app, ctx);
   app.addHook('onClose', async () => {
+    await kafka?.close();
     await pool.close();
     storeClosed = true;
     await spoolArea.remove();
     if (options.store === undefined) await store.close();
   });
   await app.ready();
+  if (kafka) {
+    // On start the server catches up to the end of its topic before it serves HTTP (as the reference).
+    try {
+      await kafka.start();
+    } catch (error) {
+      await app.close().catch(() => undefined);
+      throw error;
+    }
+  }
 
   const sleep = (ms: number) => {
     let handle: unknown;
@@ -296,6 +324,19 @@ export async function createGraphServer(input: GraphServerConfigInput | GraphSer
       return closing;
     },
   };
+}
+
+/** `Ianode-Offset: N` (or `0:N`, partition 0): wait up to `kafka.readWaitMs` until offset N is
+ * applied here; 503 KAFKA_BEHIND (Retry-After) when it is not. */
+async function waitForOffset(kafka: KafkaConnector | undefined, header: string | string[]): Promise<void> {
+  const text = Array.isArray(header) ? header.join(',') : header;
+  const match = /^\s*(?:0:)?(\d{1,19})\s*$/.exec(text);
+  if (match === null) throw new GraphServerError('BAD_REQUEST', `Ianode-Offset must be a log offset (N, or 0:N for partition 0), got ${JSON.stringify(text.slice(0, 40))}`);
+  if (kafka === undefined) throw new GraphServerError('BAD_REQUEST', 'Ianode-Offset: this dataset has no Kafka connector (dataset.kafka)');
+  const offset = BigInt(match[1]!);
+  const status = kafka.status();
+  if (await kafka.waitApplied(offset, status.state === 'running' || status.state === 'catching-up' ? kafka.waitMs : 0)) return;
+  throw new GraphServerError('KAFKA_BEHIND', `this replica has not applied log offset ${offset} yet (applied: ${kafka.status().partitions[0]!.applied ?? 'none'}, connector ${kafka.status().state}); retry, or ask another replica`, { headers: { 'retry-after': '1' } });
 }
 
 function shuttingDown(): GraphServerError {

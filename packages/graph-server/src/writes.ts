@@ -24,7 +24,7 @@ import type { FastifyRequest } from 'fastify';
 import { readLabel } from '@ianode/abac';
 import { namedNode, termToKey, type Dataset } from '@ianode/rdf';
 import type { GraphTarget } from './pool/graph-read.js';
-import { createFileLoader, executeUpdate, parseUpdate, type ParsedUpdate, type UpdateOp, type UpdateResult } from '@ianode/sparql';
+import { createFileLoader, executeUpdate, type ParsedUpdate, type UpdateOp, type UpdateResult } from '@ianode/sparql';
 import type { KeyQuad, LoadResult, PreparedLoad, QuadStore, WriteOptions, WriteOutcome, WriteTransaction } from '@ianode/store';
 import { GraphServerError } from './errors.js';
 import { rdfXmlToNQuads } from './rdfxml.js';
@@ -195,30 +195,6 @@ export interface WriteCounts {
 export function writeCounts(outcome: WriteOutcome, txId: number): WriteCounts {
   const { inserted, relabelled, deleted, unchanged, labels } = outcome;
   return { inserted, relabelled, deleted, unchanged, labels, txId };
-}
-
-/** SPARQL Update for a caller: parse (400 before any write), then one transaction. */
-export async function runSparqlUpdate(
-  ctx: RouteContext,
-  request: FastifyRequest,
-  text: string,
-  options: { baseIRI?: string | undefined; using?: UpdateDataset | undefined } = {},
-): Promise<{ operations: number } & WriteCounts> {
-  const caller = request.caller!;
-  const label = requestLabel(request, ctx.config.dataset.labels.legacy);
-  const parsed = withProtocolDataset(parseUpdate(text, { baseIRI: options.baseIRI ?? ctx.baseIRI }), options.using);
-  let value: UpdateResult;
-  let txId: number;
-  let outcome: WriteOutcome;
-  try {
-    ({ value, txId, outcome } = await applySparqlUpdate(ctx, caller, parsed, label));
-  } catch (error) {
-    audit(request, 'sparql-update', { outcome: 'failed', code: (error as { code?: string }).code, label });
-    throw error;
-  }
-  const counts = writeCounts(outcome, txId);
-  audit(request, 'sparql-update', { outcome: 'ok', operations: value.operations, inserted: counts.inserted, relabelled: counts.relabelled, deleted: counts.deleted, label, txId });
-  return { operations: value.operations, ...counts };
 }
 
 /** A parsed SPARQL Update as one transaction in the caller's write scope (the HTTP route and the

@@ -8,6 +8,7 @@ import type { GraphServerConfig } from '../config.js';
 import type { Metrics } from '../metrics.js';
 import type { Caller, Security } from '../security.js';
 import type { Writer } from '../writes.js';
+import type { KafkaConnector } from '../kafka/connector.js';
 import type { GraphqlAnswer, QueryPool, SparqlAnswer } from '../pool/pool.js';
 import type { GraphJob, GraphqlJob, SparqlJob } from '../pool/protocol.js';
 
@@ -41,4 +42,7 @@ export interface RouteContext {
   bodies: BodyReader;
   /** Readiness: whether the store is open (no figures: they would count quads callers cannot see). */
   storeOpen(): boolean;
+  /** The dataset's Kafka connector (../kafka/connector.ts), if it has one: with `writes: log`
+   * every write route submits through it instead of `writer`. */
+  kafka: KafkaConnector | undefined;
 }

@@ -34,6 +34,7 @@ import { isJsonLd, jsonLdToNQuads } from '../jsonld.js';
 import { isRdfXml, rdfXmlToNQuads } from '../rdfxml.js';
 import { directGraphIri, parameterIri, requestOrigin } from '../request-iri.js';
 import { applyGraphStoreWrite, audit, requestLabel, writeCounts } from '../writes.js';
+import { logWriter, submitGraphStoreWrite } from '../kafka/submit.js';
 import type { GraphTarget } from '../pool/graph-read.js';
 import { GraphServerError } from '../errors.js';
 import type { RouteContext } from './context.js';
@@ -204,8 +205,16 @@ export function registerGraphStore(app: FastifyInstance, ctx: RouteContext): voi
     }
     const graphName = target.kind === 'graph' ? target.iri : target.kind === 'default' ? 'default' : undefined;
     let result: Awaited<ReturnType<typeof applyGraphStoreWrite>>;
+    let offset: bigint | undefined;
     try {
-      result = await applyGraphStoreWrite(ctx, request.caller!, { method, target, quads, label });
+      const log = logWriter(ctx);
+      if (log) {
+        // CQRS: checked here, applied from the topic (../kafka/submit.ts).
+        const submitted = await submitGraphStoreWrite(log, request.caller!, { method, target, quads, label });
+        result = submitted.result;
+        offset = submitted.offset;
+        reply.header('ianode-offset', String(offset));
+      } else result = await applyGraphStoreWrite(ctx, request.caller!, { method, target, quads, label });
     } catch (error) {
       audit(request, `gsp-${method.toLowerCase()}`, { outcome: 'failed', graph: graphName, code: (error as { code?: string }).code, label });
       throw error;
@@ -217,8 +226,9 @@ export function registerGraphStore(app: FastifyInstance, ctx: RouteContext): voi
     });
     if (method === 'DELETE') return reply.code(204).send();
     // `quads`: the quads in the body; the rest says what they did (docs/graph-server.md, "Write replies").
-    if (newGraph !== undefined) return reply.code(201).header('location', newGraph).send({ quads: quads.length, ...counts, graph: newGraph });
-    return reply.code(result.value.created ? 201 : 200).send({ quads: quads.length, ...counts });
+    const logged = offset === undefined ? {} : { offset: String(offset) };
+    if (newGraph !== undefined) return reply.code(201).header('location', newGraph).send({ quads: quads.length, ...counts, graph: newGraph, ...logged });
+    return reply.code(result.value.created ? 201 : 200).send({ quads: quads.length, ...counts, ...logged });
   };
 
   const readOnly = async () => {

@@ -22,8 +22,16 @@ export function registerHealth(app: FastifyInstance, ctx: RouteContext): void {
         ready = false;
       }
     }
+    if (ctx.kafka) {
+      // A stopped connector serves an ever older state: out of the load balancer's rotation.
+      const state = ctx.kafka.status().state;
+      checks.kafka = state;
+      if (state !== 'running') ready = false;
+    }
     return reply.code(ready ? 200 : 503).send({ ready, mode: ctx.security.secure ? 'secure' : 'open', checks });
   });
+  // The Kafka connector (docs/kafka.md): position, end, lag, counts, why it stopped.
+  app.get('/$/kafka', async () => ({ connectors: ctx.kafka ? [ctx.kafka.status()] : [] }));
   app.get('/$/metrics', async (_request, reply) => {
     reply.type(ctx.metrics.registry.contentType);
     return ctx.metrics.registry.metrics();

@@ -13,6 +13,8 @@
  * base IRI, else against the endpoint's URL ("which MAY be the service endpoint", SPARQL 1.1
  * Protocol §2.2.3).
  */
+import { parseUpdate, type UpdateResult } from '@ianode/sparql';
+import type { WriteOutcome } from '@ianode/store';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { GraphServerError } from '../errors.js';
 import { checkQueryShape } from '../query-shape.js';
@@ -21,7 +23,8 @@ import type { RouteContext } from './context.js';
 import { sendStream, varyNegotiated } from './respond.js';
 import { acceptOf } from '../format-param.js';
 import { sendServiceDescription, type EndpointKind } from './service-description.js';
-import { runSparqlUpdate } from '../writes.js';
+import { applySparqlUpdate, audit, requestLabel, withProtocolDataset, writeCounts, type UpdateDataset, type WriteCounts } from '../writes.js';
+import { logWriter, submitUpdate } from '../kafka/submit.js';
 
 interface Params {
   query?: string | undefined;
@@ -112,6 +115,7 @@ export function registerSparql(app: FastifyInstance, ctx: RouteContext): void {
     try {
       const result = await runSparqlUpdate(ctx, request, text, { baseIRI, using });
       outcome = 'ok';
+      if (result.offset !== undefined) reply.header('ianode-offset', result.offset);
       return reply.code(200).send(result);
     } finally {
       ctx.metrics.queries.inc({ outcome: `update-${outcome}` });
@@ -196,4 +200,36 @@ export function registerSparql(app: FastifyInstance, ctx: RouteContext): void {
     return sendServiceDescription(request, reply, updatePath, 'update');
   });
   app.route({ method: ['PUT', 'DELETE', 'PATCH'], url: updatePath, config: { notAllowed: true }, handler: notAllowed });
+}
+
+/** SPARQL Update for a caller: parse (400 before any write), then one transaction. */
+async function runSparqlUpdate(
+  ctx: RouteContext,
+  request: FastifyRequest,
+  text: string,
+  options: { baseIRI?: string | undefined; using?: UpdateDataset | undefined } = {},
+): Promise<{ operations: number; offset?: string } & WriteCounts> {
+  const caller = request.caller!;
+  const label = requestLabel(request, ctx.config.dataset.labels.legacy);
+  const baseIRI = options.baseIRI ?? ctx.baseIRI;
+  const parsed = withProtocolDataset(parseUpdate(text, { baseIRI }), options.using);
+  let value: UpdateResult | { operations: number };
+  let txId: number;
+  let outcome: WriteOutcome;
+  let offset: bigint | undefined;
+  try {
+    const log = logWriter(ctx);
+    if (log) {
+      // CQRS: checked (parsed) here, applied from the topic (kafka/submit.ts).
+      const submitted = await submitUpdate(log, caller, text, label, baseIRI, options.using);
+      ({ value, txId, outcome } = submitted.result);
+      offset = submitted.offset;
+    } else ({ value, txId, outcome } = await applySparqlUpdate(ctx, caller, parsed, label));
+  } catch (error) {
+    audit(request, 'sparql-update', { outcome: 'failed', code: (error as { code?: string }).code, label });
+    throw error;
+  }
+  const counts = writeCounts(outcome, txId);
+  audit(request, 'sparql-update', { outcome: 'ok', operations: value.operations, inserted: counts.inserted, relabelled: counts.relabelled, deleted: counts.deleted, label, txId });
+  return { operations: value.operations, ...counts, ...(offset === undefined ? {} : { offset: String(offset) }) };
 }

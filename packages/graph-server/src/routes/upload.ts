@@ -10,18 +10,15 @@
  * is held only for the commit.
  */
 import type { FastifyInstance } from 'fastify';
-import { formatFromContentType, formatFromExtension, type RdfFormat } from '@ianode/rdf';
-import { prepareLoad, type LoadResult, type PreparedLoad } from '@ianode/store';
+import type { LoadResult } from '@ianode/store';
 import { tooLarge } from '../body.js';
 import type { SpooledBody } from '../body-reader.js';
 import { GraphServerError } from '../errors.js';
-import { isJsonLd, jsonLdToNQuads } from '../jsonld.js';
-import { isRdfXml, rdfXmlToNQuads } from '../rdfxml.js';
+import { formatOf, prepare, UPLOAD_TYPES } from '../rdf-body.js';
 import { audit, requestLabel, writeCounts } from '../writes.js';
+import { logWriter, submitLoad } from '../kafka/submit.js';
 import type { RouteContext } from './context.js';
 import { closeAfterReply } from './respond.js';
-
-const SUPPORTED = 'text/turtle, application/trig, application/n-triples, application/n-quads, application/ld+json, application/rdf+xml, or multipart/form-data with one file';
 
 export function registerUpload(app: FastifyInstance, ctx: RouteContext): void {
   const { config, security } = ctx;
@@ -34,12 +31,13 @@ export function registerUpload(app: FastifyInstance, ctx: RouteContext): void {
     if (Number.isFinite(declared) && declared > limit) throw tooLarge(limit);
     const contentType = request.headers['content-type'];
     if (contentType === undefined || contentType.trim() === '') {
-      throw new GraphServerError('BAD_REQUEST', `upload needs a Content-Type: ${SUPPORTED}`);
+      throw new GraphServerError('BAD_REQUEST', `upload needs a Content-Type: ${UPLOAD_TYPES}`);
     }
     const deadline = ctx.bodies.deadline('upload body');
     let body: SpooledBody | undefined;
     let result: LoadResult;
     let bodyRead = false;
+    let offset: bigint | undefined;
     try {
       let type = contentType;
       let fileName: string | undefined;
@@ -58,7 +56,13 @@ export function registerUpload(app: FastifyInstance, ctx: RouteContext): void {
       bodyRead = true;
       deadline.stop();
       const prepared = await prepare(body, format, label, ctx.baseIRI, config.dataset.labels.legacy);
-      result = await ctx.writer.load(caller, prepared);
+      const log = logWriter(ctx);
+      if (log) {
+        // CQRS: checked here, applied from the topic (../kafka/submit.ts).
+        const submitted = await submitLoad(log, caller, body, format, label, ctx.baseIRI);
+        result = submitted.result;
+        offset = submitted.offset;
+      } else result = await ctx.writer.load(caller, prepared);
     } catch (error) {
       audit(request, 'upload', { outcome: 'failed', code: (error as { code?: string }).code, label });
       // A body cut short (timeout, stop) leaves unread bytes: close the connection after the reply.
@@ -73,6 +77,7 @@ export function registerUpload(app: FastifyInstance, ctx: RouteContext): void {
     audit(request, 'upload', {
       outcome: 'ok', quads: result.quads, labelEntries: result.labels, inserted: counts.inserted, relabelled: counts.relabelled, label, txId: result.txId,
     });
+    if (offset !== undefined) reply.header('ianode-offset', String(offset));
     // docs/graph-server.md, "Write replies": what the body held, then what the write did.
     return reply.code(200).send({
       quads: result.quads,
@@ -80,39 +85,7 @@ export function registerUpload(app: FastifyInstance, ctx: RouteContext): void {
       namedGraphQuads: result.quads - result.triples,
       labelEntries: result.labels,
       ...counts,
+      ...(offset === undefined ? {} : { offset: String(offset) }),
     });
   });
-}
-
-/** Media types SPEC §4 names that @ianode/rdf does not list. */
-const EXTRA_TYPES: Readonly<Record<string, RdfFormat>> = { 'text/trig': 'application/trig' };
-
-function essenceOf(contentType: string | undefined): string {
-  return (contentType ?? '').split(';')[0]!.trim().toLowerCase();
-}
-
-/** The body's format (JSON-LD and RDF/XML are converted to N-Quads first); 415 when it is none we read. */
-function formatOf(contentType: string | undefined, fileName: string | undefined): RdfFormat | 'jsonld' | 'rdfxml' {
-  if (isJsonLd(contentType, fileName)) return 'jsonld';
-  if (isRdfXml(contentType, fileName)) return 'rdfxml';
-  let format: RdfFormat | undefined = formatFromContentType(contentType) ?? EXTRA_TYPES[essenceOf(contentType)];
-  if (format === undefined && fileName !== undefined) format = formatFromExtension(fileName);
-  if (format === undefined) {
-    throw new GraphServerError('UNSUPPORTED_MEDIA_TYPE', `unsupported content type ${JSON.stringify(contentType)}${fileName ? ` for ${fileName}` : ''}: use ${SUPPORTED}`);
-  }
-  return format;
-}
-
-/** Parse and check the whole body, outside the writer lock. */
-async function prepare(body: SpooledBody, format: RdfFormat | 'jsonld' | 'rdfxml', label: string | undefined, baseIRI: string | undefined, legacyLabels: boolean): Promise<PreparedLoad> {
-  if (format === 'jsonld') {
-    const nquads = await jsonLdToNQuads(await body.text(), baseIRI);
-    return prepareLoad(nquads, { format: 'application/n-quads', label, baseIRI, legacyLabels });
-  }
-  if (format === 'rdfxml') {
-    // Triples only (RDF/XML has no graphs): as N-Triples, so a labels graph cannot be named.
-    const ntriples = await rdfXmlToNQuads(await body.text(), baseIRI);
-    return prepareLoad(ntriples, { format: 'application/n-triples', label, baseIRI, legacyLabels });
-  }
-  return prepareLoad(body.chunks(), { format, label, baseIRI, legacyLabels });
 }
