@@ -19,15 +19,19 @@ export interface Limits {
 
 export const DEFAULT_LIMITS: Limits = { maxDepth: 10, maxComplexity: 100_000 };
 
-/** Fields that return lists and take `limit`. */
-const LIST_FIELDS = new Set(['types', 'properties', 'outRels', 'inRels', 'instances', 'nodes', 'getAllEntities', 'states']);
+/** Fields that return lists and take `limit` (IES schema). */
+const LIST_FIELDS = new Set(['types', 'properties', 'outRels', 'inRels', 'instances', 'nodes', 'getAllEntities', 'states', 'relations', 'search', 'searchWithMetadata']);
+/** Unpaged lists (Dataset and Traversal schemas, which take no `limit`): each costed as if it held
+ * MAX_LIMIT items (their real length is capped separately, MAX_UNPAGED). */
+const UNPAGED_FIELDS = new Set(['quads', 'nodes', 'outgoing', 'incoming']);
 
 interface Cost {
   depth: number;
   complexity: number;
 }
 
-export function checkLimits(document: DocumentNode, operation: OperationDefinitionNode, variables: Record<string, unknown>, limits: Limits): void {
+/** `paged`: the IES schema, whose lists take `limit`; else the Dataset/Traversal schemas. */
+export function checkLimits(document: DocumentNode, operation: OperationDefinitionNode, variables: Record<string, unknown>, limits: Limits, paged = true): void {
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const definition of document.definitions) {
     if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
@@ -50,7 +54,9 @@ export function checkLimits(document: DocumentNode, operation: OperationDefiniti
         if (selection.name.value.startsWith('__')) continue;
         const children = selection.selectionSet ? walk(selection.selectionSet, seen) : { depth: 0, complexity: 0 };
         let times = 1;
-        if (LIST_FIELDS.has(selection.name.value)) {
+        if (!paged && UNPAGED_FIELDS.has(selection.name.value)) {
+          times = MAX_LIMIT;
+        } else if (paged && LIST_FIELDS.has(selection.name.value)) {
           const limit = intValue(selection.arguments?.find((a) => a.name.value === 'limit')?.value) ?? DEFAULT_LIMIT;
           times = Math.max(0, Math.min(MAX_LIMIT, limit));
         }
