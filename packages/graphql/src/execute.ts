@@ -28,7 +28,7 @@ export const SCHEMAS: Readonly<Record<SchemaName, GraphQLSchema>> = { ies: iesSc
 export interface GraphqlOptions {
   /** Which schema answers (default `ies`). */
   schema?: SchemaName | undefined;
-  /** Longest unpaged list of the dataset and traversal schemas (default MAX_UNPAGED). */
+  /** List items a Dataset or Traversal request may return in all (default MAX_UNPAGED). */
   maxItems?: number | undefined;
   /** Epoch milliseconds after which reads stop with a QUERY_TIMEOUT error. */
   deadline?: number | undefined;
@@ -113,7 +113,7 @@ export function executeGraphql(dataset: Dataset, request: GraphqlRequest, option
   const { document, values } = prepared;
   const { operationName } = request;
   const loader = new TraversalLoader(dataset, { deadline: options.deadline });
-  const contextValue: TraversalContext & RdfContext = { loader, prefixes: options.prefixes ?? DEFAULT_PREFIXES, maxItems: options.maxItems ?? MAX_UNPAGED };
+  const contextValue: TraversalContext & RdfContext = { loader, prefixes: options.prefixes ?? DEFAULT_PREFIXES, maxItems: options.maxItems ?? MAX_UNPAGED, items: 0 };
   const result = executeSync({
     schema,
     document,

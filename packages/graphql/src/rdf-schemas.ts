@@ -9,8 +9,9 @@
  * The SDL is ours (same type, field and argument names as the reference: the interface); the
  * resolvers follow the reference's answers: starts are distinct subjects of some quad (a node seen
  * only as an object is not a start), edges span every graph, and an empty edge list is `null`.
- * Lists here are unpaged as in the reference, so each is capped at `maxItems` (a RESULT_LIMIT error,
- * not a silently cut list); the count is over the caller's view, so it reveals nothing hidden.
+ * Lists here are unpaged as in the reference, so a request has a budget of `maxItems` list items in
+ * all (quads, nodes and edges together): past it, a RESULT_LIMIT error, not a silently cut answer.
+ * The items counted are those of the caller's view, so the error reveals nothing hidden.
  */
 import { buildSchema, type GraphQLFieldResolver, type GraphQLSchema } from 'graphql';
 import type { Dataset, QuadPattern } from '@ianode/rdf';
@@ -18,12 +19,21 @@ import { CORE_SDL, coreNode, filterId, kindOf, type NodeFilterArg, type NodeKind
 import { TraversalError } from './errors.js';
 import type { TraversalLoader } from './loader.js';
 
-/** Longest unpaged list (quads, traversal nodes or edges of one node). */
-export const MAX_UNPAGED = 10_000;
+/** List items one request of the Dataset or Traversal schema may return in all. */
+export const MAX_UNPAGED = 100_000;
 
 export interface RdfContext {
   loader: TraversalLoader;
   maxItems: number;
+  /** Items returned so far by this request. */
+  items: number;
+}
+
+function spend(ctx: RdfContext, n: number, what: string): void {
+  ctx.items += n;
+  if (ctx.items > ctx.maxItems) {
+    throw new TraversalError('RESULT_LIMIT', `${what}: the answer would hold more than ${ctx.maxItems} list items; narrow the filters or the starts`);
+  }
 }
 
 interface QuadRef {
@@ -77,9 +87,7 @@ function collect(ctx: RdfContext, pattern: QuadPattern, what: string): QuadRef[]
   ctx.loader.tick();
   const out: QuadRef[] = [];
   for (const q of ctx.loader.dataset.match(pattern)) {
-    if (out.length >= ctx.maxItems) {
-      throw new TraversalError('RESULT_LIMIT', `${what}: more than ${ctx.maxItems} items match; narrow the filters`);
-    }
+    if (out.length > ctx.maxItems) spend(ctx, out.length, what);
     out.push({ s: q.s, p: q.p, o: q.o, g: q.g });
   }
   return out;
@@ -97,7 +105,9 @@ function datasetSchemaOf(): GraphQLSchema {
     const o = filterId(ds, a.object, 'quads(object)');
     const g = filterId(ds, a.graph, 'quads(graph)');
     if (s === null || p === null || o === null || g === null) return [];
-    return collect(c, { s, p, o, g }, 'quads');
+    const found = collect(c, { s, p, o, g }, 'quads');
+    spend(c, found.length, 'quads');
+    return found;
   };
   const quad = schema.getType('Quad') as import('graphql').GraphQLObjectType;
   const fields = quad.getFields();
@@ -141,9 +151,9 @@ function edges(direction: 'OUT' | 'IN'): GraphQLFieldResolver<TNode, RdfContext,
         const target = direction === 'OUT' ? q.o : q.s;
         if (kinds !== undefined && !kinds.has(kindOf(ds.term(target)))) continue;
         out.push({ p: q.p, direction, target });
-        if (out.length > c.maxItems) throw new TraversalError('RESULT_LIMIT', `${field}: more than ${c.maxItems} edges; filter by predicate or kinds`);
       }
     }
+    spend(c, out.length, field);
     return out.length > 0 ? out : null;
   };
 }
@@ -162,6 +172,7 @@ function traversalSchemaOf(): GraphQLSchema {
         out.push({ id: q.s });
       }
     }
+    spend(c, out.length, 'nodes');
     return out;
   };
   const node = (schema.getType('TraversalNode') as import('graphql').GraphQLObjectType).getFields();

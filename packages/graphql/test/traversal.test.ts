@@ -147,7 +147,7 @@ describe('errors a client can act on', () => {
   it('excessive complexity: a clear error naming the limit', () => {
     const outcome = run(employee, '{ node(uri: "http://x/hub") { outRels(limit: 250) { range { outRels(limit: 250) { range { outRels(limit: 250) { id } } } } } } }');
     expect(codes(outcome)).toEqual(['COMPLEXITY_LIMIT']);
-    expect(outcome.body.errors![0]!.message).toMatch(/over the limit of 100000/);
+    expect(outcome.body.errors![0]!.message).toMatch(/over the limit of 1000000/);
   });
   it('introspection is on and free', () => {
     const { body } = run(employee, '{ __schema { queryType { name } types { name fields { name type { name kind ofType { name kind ofType { name kind ofType { name } } } } } } } }');
