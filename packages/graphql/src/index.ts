@@ -8,7 +8,7 @@ export { graphiqlPage } from './page.js';
 
 export { datasetSchema, traversalGraphSchema, MAX_UNPAGED } from './rdf-schemas.js';
 export { DEFAULT_GRAPH_IRI, type NodeKind } from './core.js';
-export { TextIndex, tokenize, type SearchType } from './search.js';
+export { globMatches, TextIndex, textIndex, tokenize, type SearchType } from './search.js';
 
 import { printSchema } from 'graphql';
 import { SCHEMAS, type SchemaName } from './execute.js';

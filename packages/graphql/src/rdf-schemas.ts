@@ -166,10 +166,14 @@ function traversalSchemaOf(): GraphQLSchema {
     const out: TNode[] = [];
     for (const s of filterIds(ds, a.starts, 'nodes(starts)')) {
       if (s === 0) continue;
-      for (const q of collect(c, { s }, 'nodes')) {
+      // Distinct subjects, without holding the quads: all subjects of a large store stay cheap
+      // until they pass the item budget.
+      c.loader.tick();
+      for (const q of ds.match({ s })) {
         if (seen.has(q.s)) continue;
         seen.add(q.s);
         out.push({ id: q.s });
+        if (out.length > c.maxItems) spend(c, out.length, 'nodes');
       }
     }
     spend(c, out.length, 'nodes');

@@ -15,7 +15,7 @@ import {
 import { namedNode, type Literal } from '@ianode/rdf';
 import { TraversalError } from './errors.js';
 import { RDF_TYPE, type TraversalLoader } from './loader.js';
-import { TextIndex, type SearchType as SearchTypeName } from './search.js';
+import { textIndex, type SearchType as SearchTypeName } from './search.js';
 import { nodeTerm, nodeText, sha1Text, shorten } from './terms.js';
 
 export const DEFAULT_LIMIT = 50;
@@ -442,7 +442,7 @@ function runSearch(loader: TraversalLoader, a: SearchArgs): SearchOutcome {
   page([], { limit, offset }); // checks the paging arguments
   const g = graphId(loader, a.graph);
   if (g === undefined) return outcome;
-  let hits = new TextIndex(loader, g).search(a.searchTerm, searchType, (x, y) => (nodeText(loader.dataset, x) < nodeText(loader.dataset, y) ? -1 : 1));
+  let hits = textIndex(loader, g).search(a.searchTerm, searchType, (x, y) => (nodeText(loader.dataset, x) < nodeText(loader.dataset, y) ? -1 : 1));
   if (a.typeFilter) {
     const type = loader.dataset.lookup(nodeTerm(a.typeFilter));
     hits = type === undefined ? [] : hits.filter((h) => typesOf(loader, { id: h.id, g }).includes(type));

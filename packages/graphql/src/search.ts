@@ -45,6 +45,17 @@ class NodeDoc {
   tokens = 0;
 }
 
+const built = new WeakMap<TraversalLoader, Map<number, TextIndex>>();
+
+/** The request's index of graph g (built once per request, however many search fields ask). */
+export function textIndex(loader: TraversalLoader, g: number): TextIndex {
+  let byGraph = built.get(loader);
+  if (byGraph === undefined) built.set(loader, (byGraph = new Map()));
+  let index = byGraph.get(g);
+  if (index === undefined) byGraph.set(g, (index = new TextIndex(loader, g)));
+  return index;
+}
+
 /** The per-request index of one graph of the caller's view. */
 export class TextIndex {
   private readonly docs = new Map<number, NodeDoc>();
@@ -86,11 +97,11 @@ export class TextIndex {
       const tok = term.normalize('NFKC').toLowerCase().trim();
       wanted = (doc) => (doc.postings.has(tok) ? [tok] : undefined);
     } else if (type === 'WILDCARD') {
-      const patterns = term.normalize('NFKC').toLowerCase().trim().split(/\s+/).filter((p) => p !== '').map(globToRegExp);
+      const patterns = term.normalize('NFKC').toLowerCase().trim().split(/\s+/).filter((p) => p !== '');
       wanted = (doc) => {
         const found: string[] = [];
-        for (const re of patterns) {
-          const matching = [...doc.postings.keys()].filter((tok) => re.test(tok));
+        for (const pattern of patterns) {
+          const matching = [...doc.postings.keys()].filter((tok) => globMatches(pattern, tok));
           if (matching.length === 0) return undefined;
           found.push(...matching);
         }
@@ -127,7 +138,32 @@ function hasPhrase(doc: NodeDoc, toks: string[]): boolean {
   return first.some(({ lit, pos }) => rest.every((list, k) => list!.some((p) => p.lit === lit && p.pos === pos + k + 1)));
 }
 
-function globToRegExp(pattern: string): RegExp {
-  const body = [...pattern].map((c) => (c === '*' ? '.*' : c === '?' ? '.' : c.replace(/[.+^${}()|[\]\\]/g, '\\$&'))).join('');
-  return new RegExp(`^${body}$`, 'u');
+/**
+ * Whether a glob (`*` any run, `?` one character) matches the whole text. The classic greedy
+ * matcher with one backtrack point (the last `*`): O(pattern × text) at worst, never exponential —
+ * a glob turned into a backtracking RegExp (`*a*a*a*b`) can take exponential time on a long token.
+ */
+export function globMatches(pattern: string, text: string): boolean {
+  const p = [...pattern];
+  const t = [...text];
+  let i = 0;
+  let j = 0;
+  let star = -1;
+  let mark = 0;
+  while (j < t.length) {
+    if (i < p.length && (p[i] === '?' || p[i] === t[j])) {
+      i++;
+      j++;
+    } else if (i < p.length && p[i] === '*') {
+      star = i++;
+      mark = j;
+    } else if (star >= 0) {
+      i = star + 1;
+      j = ++mark;
+    } else {
+      return false;
+    }
+  }
+  while (i < p.length && p[i] === '*') i++;
+  return i === p.length;
 }

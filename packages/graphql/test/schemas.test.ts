@@ -357,3 +357,19 @@ describe('IES relFacets and filtered counts', () => {
     expect((node.noStates as Obj[]).map((r) => r.domain_id).sort()).toEqual([`${EX}member`, `${EX}pilot`, `${EX}untyped`]);
   });
 });
+
+describe('search wildcards', () => {
+  it('glob matching is exact and stays fast on long tokens with many stars', async () => {
+    const { globMatches } = await import('../src/index.js');
+    expect(globMatches('de?ert', 'desert')).toBe(true);
+    expect(globMatches('de*', 'de')).toBe(true);
+    expect(globMatches('*rt', 'desert')).toBe(true);
+    expect(globMatches('d*s*t', 'desert')).toBe(true);
+    expect(globMatches('d?t', 'desert')).toBe(false);
+    expect(globMatches('*.*', 'ab')).toBe(false);
+    expect(globMatches('a.b', 'axb')).toBe(false);
+    // A backtracking RegExp takes exponential time here; the matcher does pattern × text steps.
+    const long = 'a'.repeat(20_000);
+    expect(globMatches('*a*a*a*a*a*a*a*a*a*a*b', long)).toBe(false);
+  });
+});

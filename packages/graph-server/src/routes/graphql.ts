@@ -78,6 +78,13 @@ function paramsOf(request: FastifyRequest): GraphqlRequest {
   return { query, variables, operationName };
 }
 
+/** The query page's starting query per schema (the IES one is the page's own example). */
+const EXAMPLES: Record<SchemaName, string | undefined> = {
+  ies: undefined,
+  traversal: '{\n  nodes(starts: [{ kind: URI, value: "http://example/person4321" }]) {\n    node { kind value }\n    outgoing { edge { value } target { node { kind value } } }\n  }\n}',
+  dataset: '{\n  quads(subject: { kind: URI, value: "http://example/person4321" }) {\n    predicate { value }\n    object { kind value datatype language }\n    graph { value }\n  }\n}',
+};
+
 /** Path (after /{ds}) → schema, for queries and for validation. */
 const ENDPOINTS: ReadonlyArray<[string, SchemaName]> = [
   ['', 'ies'],
@@ -97,7 +104,7 @@ export function registerGraphql(app: FastifyInstance, ctx: RouteContext): void {
     const mediaType = negotiate(request.headers.accept);
     if (mediaType === 'html' && request.method === 'GET') {
       const given = single(((request.query ?? {}) as Record<string, unknown>).query, 'query');
-      return reply.type('text/html; charset=utf-8').send(graphiqlPage(path, given));
+      return reply.type('text/html; charset=utf-8').send(graphiqlPage(path, given ?? EXAMPLES[schema]));
     }
     const params = paramsOf(request);
     // graphql-js parses recursively: the document's size and nesting are checked before it parses.
