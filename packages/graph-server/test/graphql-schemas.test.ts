@@ -130,6 +130,13 @@ describe('validate endpoints', () => {
     const get = await fetch(`${base}/ds/dataset/validate?${new URLSearchParams({ query: '{ quads { nope } }' })}`, { headers: { authorization: `Bearer ${tokens['user@test']}` } });
     expect(get.status).toBe(400);
   });
+  it('OPTIONS names the methods of every new path', async () => {
+    for (const path of ['/ianode/graphql', '/traversal/graphql', '/dataset/graphql', '/validate', '/traversal/validate']) {
+      const r = await fetch(`${base}/ds${path}`, { method: 'OPTIONS' });
+      expect(r.status, path).toBe(204);
+      expect(r.headers.get('allow'), path).toMatch(/GET.*POST|POST.*GET/);
+    }
+  });
   it('the same authentication and permission as queries; off = 404', async () => {
     expect((await post('/validate', STATES, null)).status).toBe(401);
     expect((await post('/traversal/graphql', '{ nodes { node { value } } }', null)).status).toBe(401);
