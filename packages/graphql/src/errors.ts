@@ -11,6 +11,8 @@ export type TraversalErrorCode =
   | 'DEPTH_LIMIT'
   /** the operation's estimated work is over the complexity limit */
   | 'COMPLEXITY_LIMIT'
+  /** an unpaged list (Dataset quads, Traversal nodes/edges, search) longer than its cap */
+  | 'RESULT_LIMIT'
   /** over the request's time limit */
   | 'QUERY_TIMEOUT'
   /** the query text does not parse */

@@ -3,12 +3,13 @@
  * validate, check depth and complexity, execute synchronously with a fresh per-request loader.
  * Returns the GraphQL response body and the number of dataset scans it took.
  */
-import { executeSync, getOperationAST, GraphQLError, parse, specifiedRules, validate, type DocumentNode } from 'graphql';
+import { executeSync, getOperationAST, GraphQLError, parse, specifiedRules, validate, type DocumentNode, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import type { Dataset } from '@ianode/rdf';
 import { TraversalError } from './errors.js';
 import { checkLimits, DEFAULT_LIMITS, type Limits } from './limits.js';
 import { TraversalLoader } from './loader.js';
-import { traversalSchema, type TraversalContext } from './schema.js';
+import { datasetSchema, MAX_UNPAGED, traversalGraphSchema, type RdfContext } from './rdf-schemas.js';
+import { iesSchema, type TraversalContext } from './schema.js';
 import { DEFAULT_PREFIXES } from './terms.js';
 
 /** The GraphQL-over-HTTP request parameters, as received (checked here). */
@@ -18,7 +19,17 @@ export interface GraphqlRequest {
   operationName?: unknown;
 }
 
+/** The four schemas of graphql-jena: `ies` (the IES / telicent-graph schema, also served as the
+ * "ianode" schema), `dataset` (quads) and `traversal` (nodes and edges). */
+export type SchemaName = 'ies' | 'dataset' | 'traversal';
+
+export const SCHEMAS: Readonly<Record<SchemaName, GraphQLSchema>> = { ies: iesSchema, dataset: datasetSchema, traversal: traversalGraphSchema };
+
 export interface GraphqlOptions {
+  /** Which schema answers (default `ies`). */
+  schema?: SchemaName | undefined;
+  /** List items a Dataset or Traversal request may return in all (default MAX_UNPAGED). */
+  maxItems?: number | undefined;
   /** Epoch milliseconds after which reads stop with a QUERY_TIMEOUT error. */
   deadline?: number | undefined;
   limits?: Partial<Limits> | undefined;
@@ -45,44 +56,66 @@ export interface GraphqlOutcome {
 
 const failed = (error: GraphQLError, scans = 0): GraphqlOutcome => ({ body: { errors: [error.toJSON()] }, hasData: false, scans });
 
-export function executeGraphql(dataset: Dataset, request: GraphqlRequest, options: GraphqlOptions = {}): GraphqlOutcome {
+/** A request checked, parsed, validated and within the limits, ready to run; or the errors why not. */
+type Prepared = { ok: true; document: DocumentNode; operation: OperationDefinitionNode; values: Record<string, unknown> } | { ok: false; outcome: GraphqlOutcome };
+
+function prepare(schema: GraphQLSchema, request: GraphqlRequest, options: GraphqlOptions): Prepared {
+  const no = (outcome: GraphqlOutcome): Prepared => ({ ok: false, outcome });
   const { query, variables, operationName } = request;
   if (typeof query !== 'string' || query.trim() === '') {
-    return failed(new TraversalError('BAD_REQUEST', 'no query: give {"query": "..."} in a JSON body, or ?query= on GET'));
+    return no(failed(new TraversalError('BAD_REQUEST', 'no query: give {"query": "..."} in a JSON body, or ?query= on GET')));
   }
   if (variables !== undefined && variables !== null && (typeof variables !== 'object' || Array.isArray(variables))) {
-    return failed(new TraversalError('BAD_REQUEST', '"variables" must be a JSON object'));
+    return no(failed(new TraversalError('BAD_REQUEST', '"variables" must be a JSON object')));
   }
   if (operationName !== undefined && operationName !== null && typeof operationName !== 'string') {
-    return failed(new TraversalError('BAD_REQUEST', '"operationName" must be a string'));
+    return no(failed(new TraversalError('BAD_REQUEST', '"operationName" must be a string')));
   }
   let document: DocumentNode;
   try {
     document = parse(query);
   } catch (error) {
     const e = error as GraphQLError;
-    return failed(new GraphQLError(e.message, { source: e.source, positions: e.positions, extensions: { code: 'GRAPHQL_PARSE_FAILED' } }));
+    return no(failed(new GraphQLError(e.message, { source: e.source, positions: e.positions, extensions: { code: 'GRAPHQL_PARSE_FAILED' } })));
   }
-  const invalid = validate(traversalSchema, document, specifiedRules);
+  const invalid = validate(schema, document, specifiedRules);
   if (invalid.length > 0) {
     const errors = invalid.map((e) => new GraphQLError(e.message, { nodes: e.nodes, extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } }).toJSON());
-    return { body: { errors }, hasData: false, scans: 0 };
+    return no({ body: { errors }, hasData: false, scans: 0 });
   }
   const operation = getOperationAST(document, (operationName as string | null | undefined) ?? undefined);
   if (!operation) {
     const why = operationName ? `no operation named ${JSON.stringify(operationName)}` : 'the document has several operations: give operationName';
-    return failed(new TraversalError('BAD_REQUEST', why));
+    return no(failed(new TraversalError('BAD_REQUEST', why)));
   }
   const values = (variables ?? {}) as Record<string, unknown>;
   try {
-    checkLimits(document, operation, values, { ...DEFAULT_LIMITS, ...stripUndefined(options.limits ?? {}) });
+    checkLimits(document, operation, values, { ...DEFAULT_LIMITS, ...stripUndefined(options.limits ?? {}) }, schema === iesSchema);
   } catch (error) {
-    return failed(error as TraversalError);
+    return no(failed(error as TraversalError));
   }
+  return { ok: true, document, operation, values };
+}
+
+/**
+ * Validation only (graphql-jena's `/validate` endpoints): the same checks as executeGraphql up to,
+ * not including, execution (request, parse, schema validation, depth and complexity). Reads no data.
+ */
+export function validateGraphql(request: GraphqlRequest, options: GraphqlOptions = {}): { valid: boolean; errors: Array<ReturnType<GraphQLError['toJSON']>> } {
+  const prepared = prepare(SCHEMAS[options.schema ?? 'ies'], request, options);
+  return prepared.ok ? { valid: true, errors: [] } : { valid: false, errors: prepared.outcome.body.errors ?? [] };
+}
+
+export function executeGraphql(dataset: Dataset, request: GraphqlRequest, options: GraphqlOptions = {}): GraphqlOutcome {
+  const schema = SCHEMAS[options.schema ?? 'ies'];
+  const prepared = prepare(schema, request, options);
+  if (!prepared.ok) return prepared.outcome;
+  const { document, values } = prepared;
+  const { operationName } = request;
   const loader = new TraversalLoader(dataset, { deadline: options.deadline });
-  const contextValue: TraversalContext = { loader, prefixes: options.prefixes ?? DEFAULT_PREFIXES };
+  const contextValue: TraversalContext & RdfContext = { loader, prefixes: options.prefixes ?? DEFAULT_PREFIXES, maxItems: options.maxItems ?? MAX_UNPAGED, items: 0 };
   const result = executeSync({
-    schema: traversalSchema,
+    schema,
     document,
     variableValues: values,
     operationName: (operationName as string | null | undefined) ?? undefined,

@@ -13,21 +13,30 @@ import { DEFAULT_LIMIT, MAX_LIMIT } from './schema.js';
 export interface Limits {
   /** Deepest field nesting allowed (default 10). */
   maxDepth: number;
-  /** Largest estimated result size, in fields (default 100,000). */
+  /** Largest estimated result size, in fields (default 1,000,000). */
   maxComplexity: number;
 }
 
-export const DEFAULT_LIMITS: Limits = { maxDepth: 10, maxComplexity: 100_000 };
+// 1,000,000: graphql-jena's own client query for states (states → relations → entity types and
+// properties, every list at its default 50) costs 637,801; 100,000 refused it.
+export const DEFAULT_LIMITS: Limits = { maxDepth: 10, maxComplexity: 1_000_000 };
 
-/** Fields that return lists and take `limit`. */
-const LIST_FIELDS = new Set(['types', 'properties', 'outRels', 'inRels', 'instances', 'nodes', 'getAllEntities', 'states']);
+/** Fields that return lists and take `limit` (IES schema). */
+const LIST_FIELDS = new Set(['types', 'properties', 'outRels', 'inRels', 'instances', 'nodes', 'getAllEntities', 'states', 'relations', 'search', 'searchWithMetadata']);
+/** Unpaged lists (Dataset and Traversal schemas, which take no `limit`). Their length is not known
+ * before they run, so the estimate counts each at UNPAGED_FANOUT (a typical fan-out, which keeps a
+ * reference client's 3-level traversal under the limit) and the real number of items is bounded
+ * while they run (rdf-schemas.ts, `maxItems`, a RESULT_LIMIT error). */
+const UNPAGED_FIELDS = new Set(['quads', 'nodes', 'outgoing', 'incoming']);
+export const UNPAGED_FANOUT = 20;
 
 interface Cost {
   depth: number;
   complexity: number;
 }
 
-export function checkLimits(document: DocumentNode, operation: OperationDefinitionNode, variables: Record<string, unknown>, limits: Limits): void {
+/** `paged`: the IES schema, whose lists take `limit`; else the Dataset/Traversal schemas. */
+export function checkLimits(document: DocumentNode, operation: OperationDefinitionNode, variables: Record<string, unknown>, limits: Limits, paged = true): void {
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const definition of document.definitions) {
     if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
@@ -50,7 +59,9 @@ export function checkLimits(document: DocumentNode, operation: OperationDefiniti
         if (selection.name.value.startsWith('__')) continue;
         const children = selection.selectionSet ? walk(selection.selectionSet, seen) : { depth: 0, complexity: 0 };
         let times = 1;
-        if (LIST_FIELDS.has(selection.name.value)) {
+        if (!paged && UNPAGED_FIELDS.has(selection.name.value)) {
+          times = UNPAGED_FANOUT;
+        } else if (paged && LIST_FIELDS.has(selection.name.value)) {
           const limit = intValue(selection.arguments?.find((a) => a.name.value === 'limit')?.value) ?? DEFAULT_LIMIT;
           times = Math.max(0, Math.min(MAX_LIMIT, limit));
         }

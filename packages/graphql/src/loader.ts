@@ -90,7 +90,8 @@ export class TraversalLoader {
     return edges;
   }
 
-  private tick(): void {
+  /** Counts one dataset call and stops the request past its deadline (QUERY_TIMEOUT). */
+  tick(): void {
     this.scans++;
     const { deadline } = this.options;
     if (deadline !== undefined && Date.now() > deadline) throw new TraversalError('QUERY_TIMEOUT', 'query cancelled: over the time limit');

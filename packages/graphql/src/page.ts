@@ -22,7 +22,7 @@ header{grid-column:1/3}label{display:block;margin:.4rem 0 .1rem}
 </style>
 </head>
 <body>
-<header><strong>GraphQL</strong> at <code>${escapeHtml(endpoint)}</code> — traversal schema (introspection is on)</header>
+<header><strong>GraphQL</strong> at <code>${escapeHtml(endpoint)}</code> (introspection is on)</header>
 <section>
 <label for="query">Query</label>
 <textarea id="query" spellcheck="false">${escapeHtml(query)}</textarea>

@@ -38,7 +38,8 @@ export function shorten(iri: string, prefixes: Readonly<Record<string, string>>)
   return /^[\p{L}\p{N}_]([\p{L}\p{N}_.-]*[\p{L}\p{N}_-])?$/u.test(local) || local === '' ? `${best[0]}:${local}` : iri;
 }
 
-/** SHA-256 (hex) of the node text: a fixed-length key for clients. */
-export function hashText(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
+/** SHA-1 (hex) of a text: graphql-jena's `uriHash` and `Rel.id`, keys for client-side caches
+ * (not a security function, so the reference's algorithm is kept for compatibility). */
+export function sha1Text(text: string): string {
+  return createHash('sha1').update(text).digest('hex');
 }

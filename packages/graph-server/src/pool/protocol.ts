@@ -4,7 +4,7 @@
  * memory (@ianode/store shared-state.ts), result chunks are transferred, never copied.
  */
 import type { SharedStoreState } from '@ianode/store';
-import type { GraphqlRequest } from '@ianode/graphql';
+import type { GraphqlRequest, SchemaName } from '@ianode/graphql';
 import type { ErrorReply } from '../errors.js';
 import type { GraphTarget } from './graph-read.js';
 
@@ -39,6 +39,8 @@ export interface GraphqlJob {
   type: 'graphql';
   request: GraphqlRequest;
   deadline: number | undefined;
+  /** Which of the four graphql-jena schemas answers (absent: the IES schema). */
+  schema?: SchemaName | undefined;
 }
 
 /** A Graph Store Protocol read (GET/HEAD). */

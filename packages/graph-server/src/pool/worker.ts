@@ -125,7 +125,7 @@ let graphqlModule: Promise<typeof import('@ianode/graphql')> | undefined;
 
 async function runGraphql(job: GraphqlJob, view: Dataset, me: Current): Promise<void> {
   const { executeGraphql } = await (graphqlModule ??= import('@ianode/graphql'));
-  const outcome = executeGraphql(view, job.request, { deadline: job.deadline });
+  const outcome = executeGraphql(view, job.request, { deadline: job.deadline, schema: job.schema });
   const status = outcome.timedOut === true ? statusOf('QUERY_TIMEOUT') : outcome.hasData ? 200 : 400;
   post({ type: 'graphql', id: me.id, status, body: JSON.stringify(outcome.body), ok: outcome.hasData && outcome.body.errors === undefined, scans: outcome.scans });
 }

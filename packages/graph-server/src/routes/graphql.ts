@@ -1,5 +1,16 @@
 /**
- * GraphQL over HTTP at `/{ds}/graphql` (SPEC §4, §5): POST `application/json`
+ * GraphQL over HTTP (SPEC §4, §5), graphql-jena's four schemas at the reference's paths:
+ *
+ *   /{ds}/graphql            IES schema (as secure-agent-graph serves it at /ds/graphql)
+ *   /{ds}/ianode/graphql     IES schema (as graphql-jena's server, "/dataset/ianode/graphql")
+ *   /{ds}/traversal/graphql  Traversal schema
+ *   /{ds}/dataset/graphql    Dataset schema (the reference server's "/dataset/graphql"; here under
+ *                            the dataset's name, as /{ds}/graphql is the IES schema)
+ *   /{ds}/validate, /{ds}/ianode/validate, /{ds}/traversal/validate, /{ds}/dataset/validate:
+ *                            validation only (parse, schema, limits; no data read): 200
+ *                            "Query is valid" or 400 with the list of errors, as the reference.
+ *
+ * Every path: POST `application/json`
  * `{query, variables, operationName}` and GET `?query=&variables=&operationName=`. Same
  * authentication (the dataset `onRequest` hook) and `read` permission as SPARQL, and the same
  * data path: a query worker over the caller's view (`ctx.queries`), never the store.
@@ -13,7 +24,7 @@
  * `graphql: false` in the configuration: 404.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { graphiqlPage, TraversalError, type GraphqlRequest } from '@ianode/graphql';
+import { graphiqlPage, TraversalError, validateGraphql, type GraphqlRequest, type SchemaName } from '@ianode/graphql';
 import { errorReply, GraphServerError } from '../errors.js';
 import { checkQueryShape } from '../query-shape.js';
 import type { RouteContext } from './context.js';
@@ -67,15 +78,33 @@ function paramsOf(request: FastifyRequest): GraphqlRequest {
   return { query, variables, operationName };
 }
 
+/** The query page's starting query per schema (the IES one is the page's own example). */
+const EXAMPLES: Record<SchemaName, string | undefined> = {
+  ies: undefined,
+  traversal: '{\n  nodes(starts: [{ kind: URI, value: "http://example/person4321" }]) {\n    node { kind value }\n    outgoing { edge { value } target { node { kind value } } }\n  }\n}',
+  dataset: '{\n  quads(subject: { kind: URI, value: "http://example/person4321" }) {\n    predicate { value }\n    object { kind value datatype language }\n    graph { value }\n  }\n}',
+};
+
+/** Path (after /{ds}) → schema, for queries and for validation. */
+const ENDPOINTS: ReadonlyArray<[string, SchemaName]> = [
+  ['', 'ies'],
+  ['/ianode', 'ies'],
+  ['/traversal', 'traversal'],
+  ['/dataset', 'dataset'],
+];
+
 export function registerGraphql(app: FastifyInstance, ctx: RouteContext): void {
   const ds = `/${ctx.config.dataset.name}`;
-  const handler = async (request: FastifyRequest, reply: FastifyReply) => {
+  const allowed = (request: FastifyRequest) => {
     ctx.security.require(request.caller!, 'read');
     if (!ctx.config.graphql) throw new GraphServerError('NOT_FOUND', `GraphQL is switched off for ${ds} (graphql: false in the configuration)`);
+  };
+  const query = (schema: SchemaName, path: string) => async (request: FastifyRequest, reply: FastifyReply) => {
+    allowed(request);
     const mediaType = negotiate(request.headers.accept);
     if (mediaType === 'html' && request.method === 'GET') {
       const given = single(((request.query ?? {}) as Record<string, unknown>).query, 'query');
-      return reply.type('text/html; charset=utf-8').send(graphiqlPage(`${ds}/graphql`, given));
+      return reply.type('text/html; charset=utf-8').send(graphiqlPage(path, given ?? EXAMPLES[schema]));
     }
     const params = paramsOf(request);
     // graphql-js parses recursively: the document's size and nesting are checked before it parses.
@@ -88,6 +117,7 @@ export function registerGraphql(app: FastifyInstance, ctx: RouteContext): void {
         type: 'graphql',
         request: params,
         deadline: queryTimeoutMs > 0 ? Date.now() + queryTimeoutMs : undefined,
+        schema,
       });
     } catch (error) {
       ctx.metrics.queries.inc({ outcome: 'error' });
@@ -101,10 +131,25 @@ export function registerGraphql(app: FastifyInstance, ctx: RouteContext): void {
         .send(JSON.stringify({ errors: [new TraversalError('QUERY_TIMEOUT', `query cancelled: over the time limit of ${queryTimeoutMs} ms (${body.message})`).toJSON()] }));
     }
     ctx.metrics.queries.inc({ outcome: answer.ok ? 'ok' : 'error' });
-    request.log.debug({ scans: answer.scans }, 'graphql request');
+    request.log.debug({ scans: answer.scans, schema }, 'graphql request');
     reply.code(answer.status).type(`${mediaType === 'html' ? 'application/json' : mediaType}; charset=utf-8`);
     return sendCompressible(request, reply, answer.body);
   };
-  app.get(`${ds}/graphql`, handler);
-  app.post(`${ds}/graphql`, handler);
+  // Validation reads no data, so it runs here rather than on a query worker; the same permission
+  // applies all the same (an endpoint of the dataset, fail closed).
+  const validation = (schema: SchemaName) => async (request: FastifyRequest, reply: FastifyReply) => {
+    allowed(request);
+    const params = paramsOf(request);
+    if (typeof params.query === 'string') checkQueryShape(params.query, 'graphql', ctx.config.limits);
+    const { valid, errors } = validateGraphql(params, { schema });
+    if (valid) return reply.code(200).type('text/plain; charset=utf-8').send('Query is valid');
+    return reply.code(400).type('application/json; charset=utf-8').send(JSON.stringify(errors));
+  };
+  for (const [prefix, schema] of ENDPOINTS) {
+    const path = `${ds}${prefix}/graphql`;
+    app.get(path, query(schema, path));
+    app.post(path, query(schema, path));
+    app.get(`${ds}${prefix}/validate`, validation(schema));
+    app.post(`${ds}${prefix}/validate`, validation(schema));
+  }
 }
