@@ -257,6 +257,7 @@ export class KafkaConnector {
           break;
         } catch (produceError) {
           this.log.warn({ topic: this.config.deadLetterTopic, err: (produceError as Error).message }, 'kafka: dead-letter produce failed; retrying');
+          this.topicLog.forgetLeaders();
           await this.pause(500);
         }
       }

@@ -198,6 +198,12 @@ export class TopicLog {
     return records.map((r, i) => ({ partition: r.partition ?? 0, offset: first.offset + BigInt(i) }));
   }
 
+  /** After a failed produce: ask for fresh metadata (a dead leader is not retried for ever). */
+  forgetLeaders(): void {
+    this.producer?.clearMetadata();
+    this.consumer.clearMetadata();
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     await Promise.allSettled([this.consumer.close(true), this.producer?.close(true)]);
