@@ -1,0 +1,340 @@
+/**
+ * A real Apache Kafka cluster (KRaft mode, 1 or 3 combined broker+controller nodes) for tests: the
+ * jars that test/kafka/install.sh put in the cache, one JVM per node on free loopback ports, data in a
+ * temp folder that stop() removes. Never a mock.
+ *
+ * @platformatic/kafka 1.35.0 — the calls checked against this broker (test/e2e/kafka-broker.e2e.ts):
+ *
+ * Producer (Buffer key/value/header values unless serializers are given; stringSerializers turns all
+ * four into strings):
+ *   const producer = new Producer({ clientId: 'x', bootstrapBrokers: ['127.0.0.1:9092', ...] })
+ *   const result = await producer.send({
+ *     messages: [{ topic, value: Buffer | (string with serializers), key?: Buffer,
+ *                  partition?: number, headers: { 'Content-Type': Buffer.from('text/turtle') } }],
+ *     acks: ProduceAcks.ALL,   // -1; also LEADER = 1, NO_RESPONSE = 0 (constructor option too)
+ *   })
+ *   result.offsets  // [{ topic, partition: number, offset: bigint }] — offset of the batch's FIRST
+ *                   // message in that partition (one send of n messages → one entry per partition)
+ *   headers may also be a Map<Buffer, Buffer>.
+ *   Options used for the cluster test: retries: 10, retryDelay: 500 (so a dead leader is waited out).
+ *
+ * Consumer from an explicit offset, nothing committed (the client always joins a consumer group
+ * when consuming, so give each reader its OWN groupId — two replicas in one group would split the
+ * partitions between them):
+ *   const consumer = new Consumer({ clientId: 'x', groupId: 'own-group', bootstrapBrokers,
+ *                                   maxWaitTime: 500 })
+ *   const stream = await consumer.consume({
+ *     topics: [topic], autocommit: false,
+ *     mode: MessagesStreamModes.MANUAL,                  // 'manual'
+ *     offsets: [{ topic, partition: 0, offset: 2n }],    // bigint; partitions not listed start at
+ *     fallbackMode: MessagesStreamFallbackModes.EARLIEST, //   the fallback ('earliest'/'latest')
+ *   })
+ *   for await (const m of stream) { m.topic, m.partition (number), m.offset (bigint),
+ *     m.key / m.value (Buffer; value is an empty Buffer? no: Buffer of the body), m.timestamp (bigint),
+ *     m.headers: Map<Buffer, Buffer> — look up by string with [...m.headers].find(([k]) => k.toString() === 'Content-Type') }
+ *   await stream.close(); await consumer.close()   // or consumer.close(true) to also close streams
+ *   (or stream.on('data', m => ...); the stream is an object-mode Readable)
+ *
+ * End offsets (the offset the NEXT message will get; lag = end - next offset to apply):
+ *   const admin = new Admin({ clientId: 'x', bootstrapBrokers })
+ *   const topics = await admin.listOffsets({ topics: [{ name: topic,
+ *       partitions: [{ partitionIndex: 0, timestamp: ListOffsetTimestamps.LATEST }] }] })  // -1n; EARLIEST = -2n
+ *   topics[0].partitions[0].offset  // bigint ({ partitionIndex, offset, timestamp, leaderEpoch })
+ *   or with a Consumer: await consumer.listOffsets({ topics: [topic] })
+ *     → Map<string, bigint[]> (index = partition), LATEST by default.
+ *   Partition count: (await admin.metadata({ topics: [topic] })).topics.get(topic).partitionsCount
+ *
+ * Topics: await admin.createTopics({ topics: [name], partitions: 1, replicas: 3 })
+ *   (then wait until metadata shows a leader for each partition: see createTopic below)
+ * Closing: await producer.close(); await consumer.close(); await admin.close()
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, openSync, closeSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { homedir, tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Admin } from '@platformatic/kafka';
+
+export const KAFKA_VERSION = process.env.IANODE_KAFKA_VERSION ?? '4.1.1';
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+export interface KafkaCluster {
+  /** "127.0.0.1:p1,127.0.0.1:p2,..." */
+  bootstrap: string;
+  brokers: { id: number; port: number }[];
+  /** SIGKILL one node (broker and controller). */
+  kill(id: number): Promise<void>;
+  /** Restart a killed node with its data. */
+  start(id: number): Promise<void>;
+  createTopic(name: string, opts?: { partitions?: number; replicationFactor?: number }): Promise<void>;
+  /** Kills every process and removes the temp folder. */
+  stop(): Promise<void>;
+}
+
+export interface StartKafkaOptions {
+  brokers?: 1 | 3;
+  /** Parent of the temp folder (default the OS temp folder). */
+  dir?: string;
+  /** How long one node may take to answer (default 90 s; the JVMs share 2 cores with other tests). */
+  timeoutMs?: number;
+}
+
+/** Where install.sh puts the jars. */
+export function kafkaHome(): string {
+  return process.env.IANODE_KAFKA_HOME ?? path.join(homedir(), '.cache', 'ianode', `kafka-${KAFKA_VERSION}`);
+}
+
+/** Runs install.sh unless its marker says the jars are there. */
+export function ensureKafkaInstalled(): string {
+  const home = kafkaHome();
+  if (existsSync(path.join(home, `.installed-${KAFKA_VERSION}`)) && existsSync(path.join(home, 'libs'))) return home;
+  const result = spawnSync('bash', [path.join(here, 'install.sh')], { stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
+  if (result.status !== 0) {
+    throw new Error(`test/kafka/install.sh failed (exit ${result.status}):\n${result.stdout}${result.stderr}`);
+  }
+  return home;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** A Kafka Uuid as the tools print it: 16 random bytes, base64url without padding, not starting with '-'. */
+function clusterId(): string {
+  for (;;) {
+    const id = randomBytes(16).toString('base64url');
+    if (!id.startsWith('-')) return id;
+  }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function tail(file: string, lines = 40): string {
+  try {
+    return readFileSync(file, 'utf8').split('\n').slice(-lines).join('\n');
+  } catch {
+    return '(no log)';
+  }
+}
+
+const java = () => (process.env.JAVA_HOME ? path.join(process.env.JAVA_HOME, 'bin', 'java') : 'java');
+
+// Every node process of every cluster this test process started: killed when it exits, however it exits.
+const live = new Set<ChildProcess>();
+const folders = new Set<string>();
+process.on('exit', () => {
+  for (const child of live) child.kill('SIGKILL');
+  for (const folder of folders) rmSync(folder, { recursive: true, force: true });
+});
+
+interface Node {
+  id: number;
+  port: number;
+  controllerPort: number;
+  dir: string;
+  config: string;
+  log: string;
+  child?: ChildProcess;
+}
+
+function serverProperties(node: Node, nodes: Node[]): string {
+  const n = nodes.length;
+  const rf = n >= 3 ? 3 : 1;
+  const minIsr = n >= 3 ? 2 : 1;
+  return [
+    'process.roles=broker,controller',
+    `node.id=${node.id}`,
+    `listeners=PLAINTEXT://127.0.0.1:${node.port},CONTROLLER://127.0.0.1:${node.controllerPort}`,
+    `advertised.listeners=PLAINTEXT://127.0.0.1:${node.port}`,
+    'listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT',
+    'inter.broker.listener.name=PLAINTEXT',
+    'controller.listener.names=CONTROLLER',
+    `controller.quorum.voters=${nodes.map((v) => `${v.id}@127.0.0.1:${v.controllerPort}`).join(',')}`,
+    `log.dirs=${path.join(node.dir, 'data')}`,
+    'auto.create.topics.enable=false',
+    'num.partitions=1',
+    `default.replication.factor=${rf}`,
+    `min.insync.replicas=${minIsr}`,
+    `offsets.topic.replication.factor=${rf}`,
+    'offsets.topic.num.partitions=3',
+    `transaction.state.log.replication.factor=${rf}`,
+    `transaction.state.log.min.isr=${minIsr}`,
+    'transaction.state.log.num.partitions=3',
+    `share.coordinator.state.topic.replication.factor=${rf}`,
+    `share.coordinator.state.topic.min.isr=${minIsr}`,
+    'group.initial.rebalance.delay.ms=0',
+    // A killed node is noticed within a few seconds, not the default 9 s / 18 s.
+    'broker.session.timeout.ms=6000',
+    'broker.heartbeat.interval.ms=1000',
+    'controller.quorum.election.timeout.ms=1000',
+    'controller.quorum.fetch.timeout.ms=2000',
+    'replica.lag.time.max.ms=5000',
+    'unclean.leader.election.enable=false',
+    'log.flush.interval.messages=1',
+    '',
+  ].join('\n');
+}
+
+const LOG4J2 = `status = warn
+appender.out.type = Console
+appender.out.name = out
+appender.out.layout.type = PatternLayout
+appender.out.layout.pattern = [%d] %p %m (%c)%n
+rootLogger.level = info
+rootLogger.appenderRef.out.ref = out
+logger.request.name = kafka.request.logger
+logger.request.level = warn
+`;
+
+function jvmArgs(home: string, base: string): string[] {
+  return [
+    '-Xms64m',
+    '-Xmx256m',
+    '-XX:+UseSerialGC',
+    '-XX:TieredStopAtLevel=1',
+    '-Djava.awt.headless=true',
+    `-Dlog4j2.configurationFile=${path.join(base, 'log4j2.properties')}`,
+    '-cp',
+    `${path.join(home, 'libs')}/*`,
+  ];
+}
+
+/** Runs a JVM to completion with stdin closed, output into `log`. */
+function runJava(args: string[], log: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const fd = openSync(log, 'a');
+    const child = spawn(java(), args, { stdio: ['ignore', fd, fd], detached: false });
+    closeSync(fd);
+    child.on('error', reject);
+    child.on('exit', (code, signal) => {
+      if (code === 0) resolve();
+      else reject(new Error(`${args.slice(-6).join(' ')} exited with ${code ?? signal}:\n${tail(log)}`));
+    });
+  });
+}
+
+/** True once the node at `port` answers a metadata request that lists `expect` brokers (ids). */
+async function answers(port: number, expect: number[]): Promise<boolean> {
+  const admin = new Admin({ clientId: 'ianode-test-probe', bootstrapBrokers: [`127.0.0.1:${port}`], retries: 0, timeout: 3000 });
+  try {
+    const metadata = await admin.metadata({ topics: [], forceUpdate: true });
+    return expect.every((id) => metadata.brokers.has(id));
+  } catch {
+    return false;
+  } finally {
+    await admin.close().catch(() => undefined);
+  }
+}
+
+export async function startKafka(options: StartKafkaOptions = {}): Promise<KafkaCluster> {
+  const count = options.brokers ?? 1;
+  const timeoutMs = options.timeoutMs ?? 90_000;
+  const home = ensureKafkaInstalled();
+  const base = mkdtempSync(path.join(options.dir ?? tmpdir(), 'ianode-kafka-'));
+  folders.add(base);
+  writeFileSync(path.join(base, 'log4j2.properties'), LOG4J2);
+
+  const nodes: Node[] = [];
+  for (let id = 1; id <= count; id++) {
+    const dir = path.join(base, `node-${id}`);
+    mkdirSync(dir, { recursive: true });
+    nodes.push({ id, port: await freePort(), controllerPort: await freePort(), dir, config: path.join(dir, 'server.properties'), log: path.join(dir, 'server.log') });
+  }
+  const cid = clusterId();
+  for (const node of nodes) writeFileSync(node.config, serverProperties(node, nodes));
+  const jvm = jvmArgs(home, base);
+
+  const launch = (node: Node) => {
+    const fd = openSync(node.log, 'a');
+    const child = spawn(java(), [...jvm, 'kafka.Kafka', node.config], { stdio: ['ignore', fd, fd], detached: false });
+    closeSync(fd);
+    node.child = child;
+    live.add(child);
+    child.on('exit', () => live.delete(child));
+  };
+
+  const waitFor = async (node: Node, expect: number[]) => {
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      if (!node.child || node.child.exitCode !== null || node.child.signalCode !== null) {
+        throw new Error(`kafka node ${node.id} exited (${node.child?.exitCode ?? node.child?.signalCode}) before it answered; ${node.log}:\n${tail(node.log)}`);
+      }
+      if (await answers(node.port, expect)) return;
+      await sleep(250);
+    }
+    throw new Error(`kafka node ${node.id} did not answer on 127.0.0.1:${node.port} within ${timeoutMs} ms; ${node.log}:\n${tail(node.log)}`);
+  };
+
+  const killNode = async (node: Node) => {
+    const child = node.child;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    child.kill('SIGKILL');
+    await exited;
+  };
+
+  const stop = async () => {
+    await Promise.all(nodes.map(killNode));
+    rmSync(base, { recursive: true, force: true });
+    folders.delete(base);
+  };
+
+  try {
+    await Promise.all(nodes.map((node) => runJava([...jvm, 'kafka.tools.StorageTool', 'format', '-t', cid, '-c', node.config], path.join(node.dir, 'format.log'))));
+    nodes.forEach(launch);
+    const ids = nodes.map((n) => n.id);
+    await Promise.all(nodes.map((node) => waitFor(node, ids)));
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+
+  const bootstrap = nodes.map((n) => `127.0.0.1:${n.port}`).join(',');
+  const byId = (id: number) => {
+    const node = nodes.find((n) => n.id === id);
+    if (!node) throw new Error(`no kafka node ${id} (nodes are ${nodes.map((n) => n.id).join(', ')})`);
+    return node;
+  };
+
+  return {
+    bootstrap,
+    brokers: nodes.map((n) => ({ id: n.id, port: n.port })),
+    kill: (id) => killNode(byId(id)),
+    async start(id) {
+      const node = byId(id);
+      if (node.child && node.child.exitCode === null && node.child.signalCode === null) throw new Error(`kafka node ${id} is running`);
+      launch(node);
+      await waitFor(node, [id]);
+    },
+    async createTopic(name, opts = {}) {
+      const partitions = opts.partitions ?? 1;
+      const running = nodes.filter((n) => n.child && n.child.exitCode === null && n.child.signalCode === null);
+      const admin = new Admin({ clientId: 'ianode-test-admin', bootstrapBrokers: running.map((n) => `127.0.0.1:${n.port}`) });
+      try {
+        await admin.createTopics({ topics: [name], partitions, replicas: opts.replicationFactor ?? Math.min(count, 3) });
+        // Created is not yet usable: wait until every partition has a leader.
+        const deadline = Date.now() + timeoutMs;
+        for (;;) {
+          const metadata = await admin.metadata({ topics: [name], forceUpdate: true }).catch(() => undefined);
+          const topic = metadata?.topics.get(name);
+          if (topic && topic.partitions.length === partitions && topic.partitions.every((p) => p.leader >= 0)) return;
+          if (Date.now() > deadline) throw new Error(`topic ${name}: no leader for every partition within ${timeoutMs} ms`);
+          await sleep(200);
+        }
+      } finally {
+        await admin.close();
+      }
+    },
+    stop,
+  };
+}
