@@ -63,13 +63,13 @@ const header = (message: Message, name: string) => {
   return undefined;
 };
 
-describe('one Kafka broker', () => {
+describe('one Kafka broker', { timeout: 120_000 }, () => {
   let kafka: KafkaCluster;
   beforeAll(async () => {
     const started = Date.now();
     kafka = await startKafka({ brokers: 1 });
     console.info(`kafka: 1 node(s) answered after ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  });
+  }, 180_000);
   afterAll(async () => {
     await kafka?.stop();
   });

@@ -65,6 +65,33 @@ export interface Output {
 
 const processOutput: Output = { stdout: (t) => void process.stdout.write(t), stderr: (t) => void process.stderr.write(t) };
 
+/**
+ * The Kafka client reports a failure as nested AggregateErrors ("metadata failed 4 times." over
+ * "Cannot connect to any broker." over "connect ECONNREFUSED …"): one line with every distinct
+ * message, outermost first, so the operator sees the cause.
+ */
+export function describeKafkaError(error: unknown): string {
+  const seen: string[] = [];
+  const walk = (e: unknown, depth: number) => {
+    if (depth > 6 || !(e instanceof Error)) return;
+    const message = e.message.replace(/\.$/, '');
+    if (message !== '' && !seen.includes(message)) seen.push(message);
+    for (const inner of (e as { errors?: unknown[] }).errors ?? []) walk(inner, depth + 1);
+    walk((e as { cause?: unknown }).cause, depth + 1);
+  };
+  walk(error, 0);
+  return seen.length > 0 ? seen.join(': ') : String(error);
+}
+
+/** Runs a Kafka step; its failure becomes one Error naming the brokers and the cause. */
+async function onKafka<T>(brokers: string[], step: () => Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (error) {
+    throw new Error(`Kafka ${brokers.join(',')}: ${describeKafkaError(error)}`, { cause: error });
+  }
+}
+
 async function readAll(stream: Readable): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of stream) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string));
@@ -83,9 +110,10 @@ export async function kafkaSend(file: string, opts: KafkaSendOptions, out: Outpu
     // Header names and values are strings; the body stays the file's bytes.
     serializers: { headerKey: stringSerializer, headerValue: stringSerializer },
     retries: 3,
+    retryDelay: 300,
   });
   try {
-    const result = await producer.send({ acks: ProduceAcks.ALL, messages: [{ topic: opts.topic, value: body, headers }] });
+    const result = await onKafka(opts.brokers, () => producer.send({ acks: ProduceAcks.ALL, messages: [{ topic: opts.topic, value: body, headers }] }));
     const sent = result.offsets?.[0];
     if (sent === undefined) throw new Error(`Kafka did not say where the message to ${opts.topic} went`);
     out.stdout(`sent to ${sent.topic} partition ${sent.partition} offset ${sent.offset}\n`);
@@ -98,17 +126,17 @@ export async function kafkaSend(file: string, opts: KafkaSendOptions, out: Outpu
 /** The topic's partitions with their first and end offsets (end: the offset the next message gets). */
 export async function topicOffsets(brokers: string[], topic: string): Promise<{ partition: number; start: bigint; end: bigint }[]> {
   const { Admin, ListOffsetTimestamps } = await import('@platformatic/kafka');
-  const admin = new Admin({ clientId: 'ianode-kafka-status', bootstrapBrokers: brokers, retries: 3 });
+  const admin = new Admin({ clientId: 'ianode-kafka-status', bootstrapBrokers: brokers, retries: 3, retryDelay: 300 });
   try {
-    const metadata = await admin.metadata({ topics: [topic] });
+    const metadata = await onKafka(brokers, () => admin.metadata({ topics: [topic] }));
     const count = metadata.topics.get(topic)?.partitionsCount ?? 0;
     const partitions = Array.from({ length: count }, (_, i) => i);
     const list = async (timestamp: bigint) => {
       const [listed] = await admin.listOffsets({ topics: [{ name: topic, partitions: partitions.map((partitionIndex) => ({ partitionIndex, timestamp })) }] });
       return new Map((listed?.partitions ?? []).map((p) => [p.partitionIndex, p.offset]));
     };
-    const starts = await list(ListOffsetTimestamps.EARLIEST);
-    const ends = await list(ListOffsetTimestamps.LATEST);
+    const starts = await onKafka(brokers, () => list(ListOffsetTimestamps.EARLIEST));
+    const ends = await onKafka(brokers, () => list(ListOffsetTimestamps.LATEST));
     return partitions.map((partition) => ({ partition, start: starts.get(partition) ?? 0n, end: ends.get(partition) ?? 0n }));
   } finally {
     await admin.close();

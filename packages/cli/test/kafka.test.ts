@@ -10,7 +10,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, type Actions } from '../src/cli.js';
-import { contentTypeFor, kafkaStatus, parseBrokers } from '../src/kafka.js';
+import { contentTypeFor, describeKafkaError, kafkaStatus, parseBrokers } from '../src/kafka.js';
 
 function recorder() {
   const calls: [string, ...unknown[]][] = [];
@@ -189,6 +189,17 @@ describe('ianode kafka status', () => {
       expect(down.code).toBe(1);
       expect(down.stderr).toMatch(new RegExp(`the graph server at http://127\\.0\\.0\\.1:${port}/\\$/kafka did not answer: .*ECONNREFUSED`));
     });
+  });
+
+  it("a Kafka client failure in one line: every distinct nested message, outermost first", () => {
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' });
+    const network = new Error('Connection to 127.0.0.1:1 failed.', { cause: refused });
+    const any = () => new AggregateError([network], 'Cannot connect to any broker.');
+    expect(describeKafkaError(new AggregateError([any(), any()], 'metadata failed 2 times.'))).toBe(
+      'metadata failed 2 times: Cannot connect to any broker: Connection to 127.0.0.1:1 failed: connect ECONNREFUSED 127.0.0.1:1',
+    );
+    expect(describeKafkaError(new Error('Unknown topic nope.'))).toBe('Unknown topic nope');
+    expect(describeKafkaError('odd')).toBe('odd');
   });
 
   it('parseBrokers: host:port lists, IPv6 in brackets; anything else is refused', () => {
