@@ -1,52 +1,63 @@
 /**
  * A real Apache Kafka cluster (KRaft mode, 1 or 3 combined broker+controller nodes) for tests: the
  * jars that test/kafka/install.sh put in the cache, one JVM per node on free loopback ports, data in a
- * temp folder that stop() removes. Never a mock.
+ * temp folder that stop() removes. Never a mock. README.md beside this file says how to run it.
  *
- * @platformatic/kafka 1.35.0 — the calls checked against this broker (test/e2e/kafka-broker.e2e.ts):
+ * @platformatic/kafka 1.35.0 (Node 20; 2.x needs Node 22): the calls checked against this broker by
+ * test/e2e/kafka-broker.e2e.ts and test/e2e/kafka-cli.e2e.ts. All from '@platformatic/kafka'.
  *
- * Producer (Buffer key/value/header values unless serializers are given; stringSerializers turns all
- * four into strings):
- *   const producer = new Producer({ clientId: 'x', bootstrapBrokers: ['127.0.0.1:9092', ...] })
- *   const result = await producer.send({
- *     messages: [{ topic, value: Buffer | (string with serializers), key?: Buffer,
- *                  partition?: number, headers: { 'Content-Type': Buffer.from('text/turtle') } }],
- *     acks: ProduceAcks.ALL,   // -1; also LEADER = 1, NO_RESPONSE = 0 (constructor option too)
- *   })
- *   result.offsets  // [{ topic, partition: number, offset: bigint }] — offset of the batch's FIRST
- *                   // message in that partition (one send of n messages → one entry per partition)
- *   headers may also be a Map<Buffer, Buffer>.
- *   Options used for the cluster test: retries: 10, retryDelay: 500 (so a dead leader is waited out).
+ * PRODUCER. Without serializers every key/value/header name/header value is a Buffer, and headers
+ * must then be a Map<Buffer, Buffer> (a plain object's string keys fail with a TypeError, retried).
+ * With serializers: { headerKey: stringSerializer, headerValue: stringSerializer } headers may be a
+ * plain object of strings while the value stays a Buffer (what `ianode kafka send` does);
+ * serializers: stringSerializers makes all four strings.
+ *   const producer = new Producer({ clientId: 'x', bootstrapBrokers: ['127.0.0.1:9092', …],
+ *     serializers: { headerKey: stringSerializer, headerValue: stringSerializer },
+ *     acks: ProduceAcks.ALL,   // -1 (LEADER 1, NO_RESPONSE 0). DEFAULT IS LEADER (1) unless idempotent
+ *     idempotent: true,        // optional: a re-sent batch is not written twice (needs acks ALL)
+ *     retries: 3, retryDelay: 300 })  // defaults 3 and 1000 ms
+ *   const result = await producer.send({ acks: ProduceAcks.ALL,   // acks also per send
+ *     messages: [{ topic, value: Buffer, key?: Buffer, partition?: number,
+ *                  headers: { 'Content-Type': 'text/turtle', 'Security-Label': 'employee' } }] })
+ *   result.offsets → [{ topic, partition: number, offset: bigint }]: ONE entry per partition written,
+ *     its offset that of the FIRST message of the batch (2 messages to a fresh topic → offset 0n).
+ *   A dead leader: the client retries on the leader it knew and then rejects (AggregateError
+ *   "produce failed N times."); call producer.clearMetadata() and send again — by then the
+ *   controller has elected a new leader (metadataMaxAge, default 5000 ms, also refreshes it).
  *
- * Consumer from an explicit offset, nothing committed (the client always joins a consumer group
- * when consuming, so give each reader its OWN groupId — two replicas in one group would split the
- * partitions between them):
+ * CONSUMER FROM AN EXPLICIT OFFSET, nothing committed. The client always joins a consumer group when
+ * consuming (the group decides which partitions this member fetches), so give each reader its OWN
+ * groupId: replicas sharing one group would split the partitions between them.
  *   const consumer = new Consumer({ clientId: 'x', groupId: 'own-group', bootstrapBrokers,
- *                                   maxWaitTime: 500 })
- *   const stream = await consumer.consume({
- *     topics: [topic], autocommit: false,
- *     mode: MessagesStreamModes.MANUAL,                  // 'manual'
- *     offsets: [{ topic, partition: 0, offset: 2n }],    // bigint; partitions not listed start at
- *     fallbackMode: MessagesStreamFallbackModes.EARLIEST, //   the fallback ('earliest'/'latest')
- *   })
- *   for await (const m of stream) { m.topic, m.partition (number), m.offset (bigint),
- *     m.key / m.value (Buffer; value is an empty Buffer? no: Buffer of the body), m.timestamp (bigint),
- *     m.headers: Map<Buffer, Buffer> — look up by string with [...m.headers].find(([k]) => k.toString() === 'Content-Type') }
- *   await stream.close(); await consumer.close()   // or consumer.close(true) to also close streams
- *   (or stream.on('data', m => ...); the stream is an object-mode Readable)
+ *     maxWaitTime: 500 })   // ms a fetch waits for data; also minBytes/maxBytes
+ *   const stream = await consumer.consume({ topics: [topic], autocommit: false,
+ *     mode: MessagesStreamModes.MANUAL,                   // 'manual' (also EARLIEST/LATEST/COMMITTED)
+ *     offsets: [{ topic, partition: 0, offset: 2n }],     // bigint, the first offset to read
+ *     fallbackMode: MessagesStreamFallbackModes.EARLIEST }) // partitions not in offsets ('latest' default)
+ *   stream.on('data', (m: Message) => …)   // or for await (const m of stream); object-mode Readable
+ *     m.topic: string, m.partition: number, m.offset: bigint, m.timestamp: bigint,
+ *     m.key / m.value: Buffer, m.headers: Map<Buffer, Buffer> (no header deserializers) — find one with
+ *     [...m.headers].find(([k]) => k.toString() === 'Content-Type')?.[1].toString();
+ *     with deserializers: { headerKey: stringDeserializer, headerValue: stringDeserializer } (or
+ *     stringDeserializers for all four) m.headers is a Map<string, string>: m.headers.get('Content-Type').
+ *   await stream.close(); await consumer.close()
  *
- * End offsets (the offset the NEXT message will get; lag = end - next offset to apply):
+ * END OFFSETS (the offset the next message gets; lag = end − next offset to apply):
  *   const admin = new Admin({ clientId: 'x', bootstrapBrokers })
- *   const topics = await admin.listOffsets({ topics: [{ name: topic,
- *       partitions: [{ partitionIndex: 0, timestamp: ListOffsetTimestamps.LATEST }] }] })  // -1n; EARLIEST = -2n
- *   topics[0].partitions[0].offset  // bigint ({ partitionIndex, offset, timestamp, leaderEpoch })
- *   or with a Consumer: await consumer.listOffsets({ topics: [topic] })
- *     → Map<string, bigint[]> (index = partition), LATEST by default.
- *   Partition count: (await admin.metadata({ topics: [topic] })).topics.get(topic).partitionsCount
+ *   const [t] = await admin.listOffsets({ topics: [{ name: topic,
+ *     partitions: [{ partitionIndex: 0, timestamp: ListOffsetTimestamps.LATEST }] }] })  // -1n; EARLIEST -2n
+ *   t.partitions → [{ partitionIndex: number, offset: bigint, timestamp: bigint, leaderEpoch: number }]
+ *   or: await consumer.listOffsets({ topics: [topic] }) → Map { topic => [end of p0, end of p1, …] }
+ *     (bigint[]; timestamp: ListOffsetTimestamps.EARLIEST for the first offsets); no group join.
+ *   Partition count: (await admin.metadata({ topics: [topic] })).topics.get(topic)!.partitionsCount;
+ *   an unknown topic rejects with "Unknown topic NAME." (auto-creation is off here).
  *
- * Topics: await admin.createTopics({ topics: [name], partitions: 1, replicas: 3 })
- *   (then wait until metadata shows a leader for each partition: see createTopic below)
- * Closing: await producer.close(); await consumer.close(); await admin.close()
+ * TOPICS: await admin.createTopics({ topics: [name], partitions: 2, replicas: 3 }), then poll
+ *   admin.metadata({ topics: [name], forceUpdate: true }) until every partition has leader >= 0.
+ *
+ * CLOSING: await producer.close(); await stream.close(); await consumer.close(); await admin.close().
+ * ERRORS are nested AggregateErrors (.errors), the socket error as .cause at the bottom
+ * (packages/cli/src/kafka.ts describeKafkaError flattens them to one line).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
