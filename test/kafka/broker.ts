@@ -140,13 +140,44 @@ function tail(file: string, lines = 40): string {
 
 const java = () => (process.env.JAVA_HOME ? path.join(process.env.JAVA_HOME, 'bin', 'java') : 'java');
 
-// Every node process of every cluster this test process started: killed when it exits, however it exits.
+// Every node process of every cluster this test process started: killed when it exits normally...
 const live = new Set<ChildProcess>();
 const folders = new Set<string>();
 process.on('exit', () => {
   for (const child of live) child.kill('SIGKILL');
   for (const folder of folders) rmSync(folder, { recursive: true, force: true });
 });
+
+/**
+ * ...and when it does not: a test runner ends its workers without an 'exit' event (seen with
+ * vitest's forks pool), which would leave the JVMs running. A small watchdog process per cluster
+ * polls this process; once it is gone, it SIGKILLs every node whose pid file is in the cluster's
+ * folder (checking the pid still runs kafka.Kafka from that folder) and removes the folder. It ends
+ * by itself when stop() has removed the folder.
+ */
+const WATCHDOG = `
+const fs = require('node:fs'), path = require('node:path');
+const [parent, base] = [Number(process.argv[1]), process.argv[2]];
+const alive = (pid) => { try { process.kill(pid, 0); return true; } catch { return false; } };
+setInterval(() => {
+  if (!fs.existsSync(base)) process.exit(0);
+  if (alive(parent)) return;
+  for (const entry of fs.readdirSync(base).filter((e) => e.startsWith('node-'))) {
+    try {
+      const pid = Number(fs.readFileSync(path.join(base, entry, 'pid'), 'utf8'));
+      const cmd = fs.readFileSync('/proc/' + pid + '/cmdline', 'utf8');
+      if (pid > 0 && cmd.includes('kafka.Kafka') && cmd.includes(base)) process.kill(pid, 'SIGKILL');
+    } catch {}
+  }
+  fs.rmSync(base, { recursive: true, force: true });
+  process.exit(0);
+}, 500);
+`;
+
+function startWatchdog(base: string): void {
+  const watchdog = spawn(process.execPath, ['-e', WATCHDOG, String(process.pid), base], { stdio: 'ignore', detached: false });
+  watchdog.unref();
+}
 
 interface Node {
   id: number;
@@ -253,6 +284,7 @@ export async function startKafka(options: StartKafkaOptions = {}): Promise<Kafka
   const home = ensureKafkaInstalled();
   const base = mkdtempSync(path.join(options.dir ?? tmpdir(), 'ianode-kafka-'));
   folders.add(base);
+  startWatchdog(base);
   writeFileSync(path.join(base, 'log4j2.properties'), LOG4J2);
 
   const nodes: Node[] = [];
@@ -270,6 +302,7 @@ export async function startKafka(options: StartKafkaOptions = {}): Promise<Kafka
     const child = spawn(java(), [...jvm, 'kafka.Kafka', node.config], { stdio: ['ignore', fd, fd], detached: false });
     closeSync(fd);
     node.child = child;
+    writeFileSync(path.join(node.dir, 'pid'), String(child.pid ?? ''));
     live.add(child);
     child.on('exit', () => live.delete(child));
   };
