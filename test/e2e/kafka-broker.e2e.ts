@@ -124,6 +124,14 @@ describe('one Kafka broker', { timeout: 120_000 }, () => {
     } finally {
       await admin.close();
     }
+    // The same from a consumer (no group joined for it): a Map of topic → end offset per partition.
+    const offsets = new Consumer({ clientId: 'kafka-broker-e2e', groupId: 'offsets-only', bootstrapBrokers: kafka.bootstrap.split(',') });
+    try {
+      expect(await offsets.listOffsets({ topics: ['rdf'] })).toEqual(new Map([['rdf', [5n]]]));
+      expect(await offsets.listOffsets({ topics: ['rdf'], timestamp: ListOffsetTimestamps.EARLIEST })).toEqual(new Map([['rdf', [0n]]]));
+    } finally {
+      await offsets.close();
+    }
 
     const got = await readFrom(kafka.bootstrap, 'rdf', [{ partition: 0, offset: 2n }], 3);
     expect(got.map((m) => m.offset)).toEqual([2n, 3n, 4n]);
