@@ -10,6 +10,7 @@
  */
 import { createRequire } from 'node:module';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { contentTypeFor, KAFKA_EXTENSION_TYPES, parseBrokers, type KafkaSendOptions, type KafkaStatusOptions } from './kafka.js';
 
 export interface Io {
   env: NodeJS.ProcessEnv;
@@ -26,6 +27,8 @@ export interface Actions {
   token(user: string, env: NodeJS.ProcessEnv): Promise<number>;
   storeVerify(dir: string): Promise<number>;
   storeRecover(dir: string, to: string): Promise<number>;
+  kafkaSend(file: string, opts: KafkaSendOptions): Promise<number>;
+  kafkaStatus(opts: KafkaStatusOptions): Promise<number>;
 }
 
 const ENVIRONMENT = `environment:
@@ -44,6 +47,9 @@ commands:
   load FILE [--label L]       upload RDF (.ttl .trig .nt .nq .jsonld) with $IDP_ID_TOKEN
   query 'SELECT …' [--accept TYPE]   run a SPARQL query with $IDP_ID_TOKEN, print the answer
   token [EMAIL]               sign a demo user in; prints export IDP_ID_TOKEN=…
+  kafka send FILE [--label L] put FILE on the Kafka topic the graph server ingests ($KAFKA_BOOTSTRAP_SERVERS,
+                              $IANODE_KAFKA_TOPIC)
+  kafka status [--server URL] the topic's end offsets; with --server the graph server's connectors
   store verify DIR            check every file of a store folder (exit 0 healthy, 1 damaged)
   store recover DIR --to NEW  write every commit before the first damage to a new store folder
   help [COMMAND]              this text, or one command's
@@ -62,6 +68,29 @@ interface Command {
   positionals: [number, number];
   run(values: Record<string, string | boolean | undefined>, positionals: string[], io: Io, actions: Actions): Promise<number>;
 }
+
+const KAFKA_USAGE = `usage: ianode kafka send FILE [--label L] [--content-type T] [--topic T] [--brokers B]
+       ianode kafka status [--topic T] [--brokers B] [--server URL]
+environment: KAFKA_BOOTSTRAP_SERVERS (host:port,…), IANODE_KAFKA_TOPIC`;
+
+const KAFKA_ENVIRONMENT = `  --topic T       the topic (default $IANODE_KAFKA_TOPIC)
+  --brokers B     bootstrap brokers host:port,… (default $KAFKA_BOOTSTRAP_SERVERS)`;
+
+/** --brokers, else $KAFKA_BOOTSTRAP_SERVERS; a malformed list is a usage error. */
+function kafkaBrokers(value: string | boolean | undefined, env: NodeJS.ProcessEnv): string[] | undefined {
+  const text = str(value) ?? env.KAFKA_BOOTSTRAP_SERVERS;
+  if (text === undefined || text.trim() === '') return undefined;
+  try {
+    return parseBrokers(text);
+  } catch (error) {
+    throw new UsageError(`${(error as Error).message} (--brokers or $KAFKA_BOOTSTRAP_SERVERS)`);
+  }
+}
+
+const kafkaTopic = (value: string | boolean | undefined, env: NodeJS.ProcessEnv) => {
+  const topic = str(value) ?? env.IANODE_KAFKA_TOPIC;
+  return topic === undefined || topic === '' ? undefined : topic;
+};
 
 const datasetUrl = (env: NodeJS.ProcessEnv) => env.IANODE_URL ?? `http://localhost:${env.GRAPH_PORT ?? 3030}/ds`;
 const str = (value: string | boolean | undefined) => (typeof value === 'string' ? value : undefined);
@@ -108,6 +137,57 @@ else user@ianode.local. Reads IDP_URL (http://localhost:9229), CLIENT_ID and IDP
     positionals: [0, 1],
     run: (_v, [user], io, actions) => actions.token(user ?? io.env.USER_EMAIL ?? 'user@ianode.local', io.env),
   },
+  kafka: {
+    usage: KAFKA_USAGE,
+    options: {},
+    positionals: [0, Infinity],
+    run: async (_v, [action]) => {
+      throw new UsageError(action === undefined ? 'needs send or status' : `no kafka action ${JSON.stringify(action)}: send or status`);
+    },
+  },
+  'kafka send': {
+    usage: `usage: ianode kafka send FILE [--label L] [--content-type T] [--topic T] [--brokers B]
+Produces one message with FILE's bytes (- reads stdin) to the topic, acknowledged by every in-sync
+replica, and prints where it went: sent to TOPIC partition P offset O. Headers: Content-Type always,
+Security-Label with --label.
+  --content-type T   default from the extension: .ttl .nt .nq .trig .jsonld .rdf .owl (RDF),
+                     .rp .rdfp (application/rdf-patch), .ru .rq (application/sparql-update)
+  --label L          the Security-Label header: the label of every quad without one
+${KAFKA_ENVIRONMENT}`,
+    options: { label: { type: 'string' }, 'content-type': { type: 'string' }, topic: { type: 'string' }, brokers: { type: 'string' } },
+    positionals: [1, 1],
+    run: (v, [file], io, actions) => {
+      const contentType = str(v['content-type']) ?? contentTypeFor(file!);
+      if (contentType === undefined) {
+        throw new UsageError(file === '-' ? 'stdin needs --content-type' : `cannot tell the content type of ${file}: give --content-type or use ${EXTENSIONS}`);
+      }
+      const brokers = kafkaBrokers(v.brokers, io.env);
+      if (brokers === undefined) throw new UsageError('needs --brokers or $KAFKA_BOOTSTRAP_SERVERS');
+      const topic = kafkaTopic(v.topic, io.env);
+      if (topic === undefined) throw new UsageError('needs --topic or $IANODE_KAFKA_TOPIC');
+      return actions.kafkaSend(file!, { brokers, topic, contentType, label: str(v.label) });
+    },
+  },
+  'kafka status': {
+    usage: `usage: ianode kafka status [--topic T] [--brokers B] [--server URL]
+Prints the topic's partitions with their first and end offsets (end: the offset of the next message),
+and with --server the graph server's GET /$/kafka: each connector's dataset, topic, state and per
+partition the offset applied, the end and the lag ($IDP_ID_TOKEN is sent when set).
+  --server URL    the graph server (e.g. http://localhost:3030)
+${KAFKA_ENVIRONMENT}`,
+    options: { topic: { type: 'string' }, brokers: { type: 'string' }, server: { type: 'string' } },
+    positionals: [0, 0],
+    run: (v, _p, io, actions) => {
+      const brokers = kafkaBrokers(v.brokers, io.env);
+      const topic = kafkaTopic(v.topic, io.env);
+      const server = str(v.server);
+      if (server !== undefined && !/^https?:\/\/[^/]/.test(server)) throw new UsageError(`--server ${JSON.stringify(server)} is not an http(s) URL`);
+      if (server === undefined && (brokers === undefined || topic === undefined)) {
+        throw new UsageError(`needs ${brokers === undefined ? '--brokers or $KAFKA_BOOTSTRAP_SERVERS' : '--topic or $IANODE_KAFKA_TOPIC'} (or --server URL)`);
+      }
+      return actions.kafkaStatus({ brokers: topic === undefined ? undefined : brokers, topic: brokers === undefined ? undefined : topic, server, token: io.env.IDP_ID_TOKEN });
+    },
+  },
   store: {
     usage: STORE_USAGE,
     options: {},
@@ -137,6 +217,8 @@ RECOVERY.txt report). Only reads DIR; run it while the graph server is stopped (
     },
   },
 };
+
+const EXTENSIONS = Object.keys(KAFKA_EXTENSION_TYPES).map((e) => `.${e}`).join(' ');
 
 const SERVICES = { graph: '@ianode/graph-server', access: '@ianode/access-service', idp: '@ianode/idp' } as const;
 
@@ -199,8 +281,8 @@ export async function runCli(argv: string[], io: Io, actions: Actions): Promise<
 
   let key = name;
   let args = rest;
-  if (name === 'store' && (rest[0] === 'verify' || rest[0] === 'recover')) {
-    key = `store ${rest[0]}`;
+  if ((name === 'store' && (rest[0] === 'verify' || rest[0] === 'recover')) || (name === 'kafka' && (rest[0] === 'send' || rest[0] === 'status'))) {
+    key = `${name} ${rest[0]}`;
     args = rest.slice(1);
   }
   const command = COMMANDS[key];

@@ -33,6 +33,8 @@ function recorder() {
     token: record('token'),
     storeVerify: record('storeVerify'),
     storeRecover: record('storeRecover'),
+    kafkaSend: record('kafkaSend'),
+    kafkaStatus: record('kafkaStatus'),
   };
   return { actions, calls };
 }
@@ -45,7 +47,7 @@ async function run(argv: string[], env: NodeJS.ProcessEnv = {}) {
   return { code, stdout, stderr, calls };
 }
 
-const COMMANDS = [[], ['up'], ['load'], ['query'], ['token'], ['store'], ['store', 'verify'], ['store', 'recover']];
+const COMMANDS = [[], ['up'], ['load'], ['query'], ['token'], ['store'], ['store', 'verify'], ['store', 'recover'], ['kafka'], ['kafka', 'send'], ['kafka', 'status']];
 
 describe('--help and -h', () => {
   it.each(COMMANDS.flatMap((command) => ['--help', '-h'].map((flag) => ({ argv: [...command, flag] }))))('ianode $argv: usage on stdout, exit 0, nothing run', async ({ argv }) => {
@@ -66,7 +68,7 @@ describe('--help and -h', () => {
     }
     expect(texts.size).toBe(COMMANDS.length - 1);
     const { stdout } = await run(['help']);
-    for (const command of ['up', 'graph', 'access', 'idp', 'load', 'query', 'token', 'store verify', 'store recover']) expect(stdout).toContain(`  ${command} `);
+    for (const command of ['up', 'graph', 'access', 'idp', 'load', 'query', 'token', 'store verify', 'store recover', 'kafka send', 'kafka status']) expect(stdout).toContain(`  ${command} `);
   });
 
   it('a help request wins over other arguments and mistakes beside it', async () => {
