@@ -161,6 +161,11 @@ class PatchParserCore implements PatchParser {
   private row(text: string): void {
     let i = skipSpace(text, 0);
     if (i >= text.length || text.charCodeAt(i) === 35 /* # */) return;
+    const c = text.charCodeAt(i);
+    if ((c === 65 /* A */ || c === 68) /* D */ && (text.charCodeAt(i + 1) === 32 || text.charCodeAt(i + 1) === 9)) {
+      // The common row, without the regular expression and the code string.
+      if (this.change(text, i + 1, c === 65 ? 'add' : 'delete')) return;
+    }
     WORD.lastIndex = i;
     const m = WORD.exec(text);
     const code = m?.[0];
@@ -218,9 +223,8 @@ class PatchParserCore implements PatchParser {
       }
       case 'A':
       case 'D': {
-        const tokens = this.tokens(text, i);
-        const terms = this.terms(text, tokens, 3, 4, 'a term');
-        const [s, p, o, g] = terms;
+        if (this.change(text, i, code === 'A' ? 'add' : 'delete')) return;
+        const [s, p, o, g] = this.terms(text, this.tokens(text, i), 3, 4, 'a term');
         if (s!.kind === 'literal') return this.fail(s!.at, 'a literal cannot be a subject');
         if (p!.kind !== 'iri') return this.fail(p!.at, `a ${p!.kind === 'blank' ? 'blank node' : 'literal'} cannot be a predicate`);
         if (g !== undefined && g.kind === 'literal') return this.fail(g.at, 'a literal cannot be a graph name');
@@ -229,6 +233,17 @@ class PatchParserCore implements PatchParser {
         return;
       }
     }
+  }
+
+  /** An A/D row in plain N-Quads syntax (the fast path); false when it is not one. */
+  private change(text: string, i: number, op: 'add' | 'delete'): boolean {
+    const n = plainTerms(text, i, this.bnodePrefix);
+    if (n < 0) return false;
+    // Terms the grammar does not allow where they are: the general path names the error.
+    if (KINDS[0] === LITERAL || KINDS[1] !== IRI || (n === 4 && KINDS[3] === LITERAL)) return false;
+    if (this.txStart < 0) this.implicit = true;
+    this.changes.push({ op, s: KEYS[0]!, p: KEYS[1]!, o: KEYS[2]!, g: n === 4 ? KEYS[3]! : '', line: this.line });
+    return true;
   }
 
   /** The prefix slot of PA / PD: `"ex"`, `ex` or `ex:` (`""`, `:` for the empty prefix). */
@@ -356,6 +371,79 @@ class PatchParserCore implements PatchParser {
 
   private fail(at: number, detail: string): never {
     throw new PatchSyntaxError(detail, this.line, at + 1);
+  }
+}
+
+// The fast path for rows in plain N-Quads syntax (what RDF Patch writers write): absolute IRIs
+// and literals without escapes, `_:` blank nodes. Any other row, valid or not, goes to the Lexer
+// path, which reads everything else and reports errors.
+// eslint-disable-next-line no-control-regex -- IRIREF excludes #x00-#x20 by definition
+const PLAIN_IRI = /<[A-Za-z][A-Za-z0-9+.-]*:[^\u0000-\u0020<>"{}|^`\\]*>/y;
+const PLAIN_STRING = /"[^"\\\n\r]*"/y;
+const PLAIN_LANG = /@[a-zA-Z]+(?:-[a-zA-Z0-9]+)*/y;
+
+const IRI = 0;
+const BLANK = 1;
+const LITERAL = 2;
+/** The keys and kinds `plainTerms` read (reused: the fast path allocates only the keys). */
+const KEYS: string[] = ['', '', '', ''];
+const KINDS = new Uint8Array(4);
+
+/** The 3 or 4 terms of an A/D row from `i`, then `.` and the row's end, into KEYS and KINDS when
+ * all are plain: their number, else -1. Keys are slices of the row where they can be. */
+function plainTerms(text: string, i: number, bnodePrefix: string): number {
+  let n = 0;
+  for (;;) {
+    const at = skipSpace(text, i);
+    const c = text.charCodeAt(at);
+    if (c === 46 /* . */) {
+      if (n < 3) return -1;
+      const end = skipSpace(text, at + 1);
+      return end === text.length || text.charCodeAt(end) === 35 ? n : -1;
+    }
+    if (n === 4 || at === i) return -1; // too many, or no space before the term
+    if (c === 60 /* < */) {
+      PLAIN_IRI.lastIndex = at;
+      if (!PLAIN_IRI.test(text)) return -1;
+      i = PLAIN_IRI.lastIndex;
+      KEYS[n] = text.slice(at, i - 1);
+      KINDS[n] = IRI;
+    } else if (c === 95 /* _ */) {
+      if (text.charCodeAt(at + 1) !== 58) return -1;
+      const end = blankLabelEnd(text, at + 2);
+      if (end < 0) return -1;
+      KEYS[n] = bnodePrefix === '' ? text.slice(at, end) : '_:' + bnodePrefix + text.slice(at + 2, end);
+      KINDS[n] = BLANK;
+      i = end;
+    } else if (c === 34 /* " */) {
+      PLAIN_STRING.lastIndex = at;
+      if (!PLAIN_STRING.test(text) || text.charCodeAt(at + 1) === 34) return -1; // escapes, or a long string
+      i = PLAIN_STRING.lastIndex;
+      let key: string;
+      const next = text.charCodeAt(i);
+      if (next === 64 /* @ */) {
+        PLAIN_LANG.lastIndex = i;
+        if (!PLAIN_LANG.test(text)) return -1;
+        const end = PLAIN_LANG.lastIndex;
+        key = text.slice(at, end);
+        const tag = key.slice(i - at);
+        if (tag !== tag.toLowerCase()) key = text.slice(at, i) + tag.toLowerCase();
+        i = end;
+      } else if (next === 94 /* ^ */) {
+        if (text.charCodeAt(i + 1) !== 94) return -1;
+        PLAIN_IRI.lastIndex = i + 2;
+        if (!PLAIN_IRI.test(text)) return -1;
+        const end = PLAIN_IRI.lastIndex;
+        const dt = text.slice(i + 3, end - 1);
+        key = dt === XSD_STRING ? text.slice(at, i) : text.slice(at, i) + '^^' + dt;
+        i = end;
+      } else key = text.slice(at, i);
+      KEYS[n] = key;
+      KINDS[n] = LITERAL;
+    } else return -1;
+    n++;
+    const after = text.charCodeAt(i);
+    if (i < text.length && after !== 32 && after !== 9 && after !== 46) return -1;
   }
 }
 
