@@ -146,6 +146,23 @@ describe('RDF Patch parser: rows and terms', () => {
     expect(() => createPatchParser({ blankNodePrefix: 'bad prefix' })).toThrow(TypeError);
   });
 
+  it('the fast path (plain N-Quads rows) and the Lexer path give the same keys', () => {
+    // Each pair: the same row, first in plain N-Quads (fast path), then in a spelling only the
+    // general (N3.js Lexer) path reads.
+    const pairs: [string, string][] = [
+      ['A <http://e/s> <http://e/p> "v"@en-GB .', "A <http://e/s> <http://e/p> 'v'@en-GB ."],
+      [`A <http://e/s> <http://e/p> "v"^^<${XSD}string> .`, `A <http://e/s> <http://e/p> 'v'^^<${XSD}string> .`],
+      ['A <http://e/s> <http://e/p> "v"^^<http://e/dt> <http://e/g> .', "A <http://e/s> <http://e/p> 'v'^^<http://e/dt> <http://e/g> ."],
+      ['D _:b1 <http://e/p> _:b2 _:g .', 'D <_:b1> <http://e/p> <_:b2> <_:g> .'],
+      ['A <http://e/s> <http://e/p> "" .', 'A <http://e/\\u0073> <http://e/p> "" .'],
+      ['A\t<http://e/s>\t<http://e/p>\t"x".# c', 'A <http://e/s> <http://e/p> "\\u0078" . # c'],
+    ];
+    for (const [fast, general] of pairs) {
+      expect(parsePatch(fast).changes, fast).toEqual(parsePatch(general).changes);
+      expect(parsePatch(fast, { blankNodePrefix: 'q_' }).changes, fast).toEqual(parsePatch(general, { blankNodePrefix: 'q_' }).changes);
+    }
+  });
+
   it('skips comments and blank lines, accepts CRLF, CR and a byte order mark', () => {
     const text = '\ufeff# a comment\r\n\r\n  A <http://e/s> <http://e/p> "x" . # trailing\rTX . \n  \t\nTC .';
     const patch = parsePatch(text);

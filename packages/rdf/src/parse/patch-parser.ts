@@ -417,7 +417,7 @@ function plainTerms(text: string, i: number, bnodePrefix: string): number {
       i = end;
     } else if (c === 34 /* " */) {
       PLAIN_STRING.lastIndex = at;
-      if (!PLAIN_STRING.test(text) || text.charCodeAt(at + 1) === 34) return -1; // escapes, or a long string
+      if (!PLAIN_STRING.test(text)) return -1; // escapes (a long string fails at its third quote below)
       i = PLAIN_STRING.lastIndex;
       let key: string;
       const next = text.charCodeAt(i);
