@@ -7,7 +7,7 @@ import { readLabel, validateLabel } from '@ianode/abac';
 import { envFlag, envList, envValue, parseCorsOrigins, readConfigFile, type Env } from '@ianode/service';
 import type { TokenSource } from '@ianode/auth';
 
-/** Operations a caller may be allowed: query and graph-store reads (`read`), uploads and updates (`write`). */
+/** Operations a caller may be allowed: query and graph-store reads (`read`), uploads, updates and patches (`write`). */
 export type Operation = 'read' | 'write';
 
 export interface DatasetConfig {
