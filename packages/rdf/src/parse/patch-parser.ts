@@ -223,7 +223,7 @@ class PatchParserCore implements PatchParser {
       }
       case 'A':
       case 'D': {
-        if (this.change(text, i, code === 'A' ? 'add' : 'delete')) return;
+        // Not a plain N-Quads row (the fast path in `row` took those): the general path.
         const [s, p, o, g] = this.terms(text, this.tokens(text, i), 3, 4, 'a term');
         if (s!.kind === 'literal') return this.fail(s!.at, 'a literal cannot be a subject');
         if (p!.kind !== 'iri') return this.fail(p!.at, `a ${p!.kind === 'blank' ? 'blank node' : 'literal'} cannot be a predicate`);
