@@ -8,7 +8,7 @@ import { envFlag, envList, envValue, parseCorsOrigins, readConfigFile, type Env 
 import type { TokenSource } from '@ianode/auth';
 import { resolveKafkaConfig, type KafkaConfig } from './kafka/config.js';
 
-/** Operations a caller may be allowed: query and graph-store reads (`read`), uploads and updates (`write`). */
+/** Operations a caller may be allowed: query and graph-store reads (`read`), uploads, updates and patches (`write`). */
 export type Operation = 'read' | 'write';
 
 export interface DatasetConfig {

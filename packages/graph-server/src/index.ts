@@ -5,3 +5,4 @@ export {
 } from './config.js';
 export { GraphServerError, errorReply, type GraphServerErrorCode } from './errors.js';
 export { createSecurity, createRateLimiter, type Caller, type Security } from './security.js';
+export { applyPatch, checkPatch, type PatchCounts } from './patch.js';

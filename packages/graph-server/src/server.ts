@@ -16,6 +16,7 @@ import { registerGraphStore } from './routes/gsp.js';
 import { registerHealth } from './routes/health.js';
 import { closeAfterReply } from './routes/respond.js';
 import { registerSparql } from './routes/sparql.js';
+import { registerPatch } from './routes/patch.js';
 import { registerUpload } from './routes/upload.js';
 import { createRateLimiter, createSecurity, type Caller, type Security } from './security.js';
 import { BodyDeadline, realTimers, SpoolArea, spoolBody, type Timers } from './body-reader.js';
@@ -252,6 +253,7 @@ export async function createGraphServer(input: GraphServerConfigInput | GraphSer
   registerHealth(app, ctx);
   registerSparql(app, ctx);
   registerUpload(app, ctx);
+  registerPatch(app, ctx);
   registerGraphStore(app, ctx);
   registerGraphql(app, ctx);
   app.addHook('onClose', async () => {

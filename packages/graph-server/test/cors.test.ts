@@ -54,6 +54,7 @@ const ENDPOINTS: Array<[string, string, string]> = [
   ['/ds/update', 'POST', 'GET, HEAD, POST, OPTIONS'],
   ['/ds/graphql', 'POST', 'GET, HEAD, POST, OPTIONS'],
   ['/ds/upload', 'POST', 'POST, OPTIONS'],
+  ['/ds/patch', 'POST', 'POST, OPTIONS'],
   ['/ds/data?graph=http%3A%2F%2Fexample%2Fg', 'PUT', 'GET, HEAD, POST, PUT, DELETE, OPTIONS'],
   ['/ds/data/some/graph', 'DELETE', 'GET, HEAD, POST, PUT, DELETE, OPTIONS'],
 ];

@@ -108,6 +108,10 @@ const CASES: WriteCase[] = [
   { name: 'GSP PUT', ...gsp('PUT', TRIPLE) },
   { name: 'GSP POST', ...gsp('POST', TRIPLE) },
   { name: 'GSP DELETE', ...gsp('DELETE') },
+  {
+    name: 'RDF Patch A and D with Security-Label *', method: 'POST', path: '/ds/patch', headers: { 'content-type': 'application/rdf-patch', 'security-label': '*' },
+    body: `TX .\nA ${TRIPLE.slice(0, -1)}<http://example/g> .\nD ${TRIPLE}\nTC .\nTX .\nA ${TRIPLE}\nTC .\n`,
+  },
 ];
 
 describe('a writer can neither change nor detect a quad it cannot see', () => {

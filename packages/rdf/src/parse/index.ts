@@ -5,3 +5,4 @@ export { freshBlankNodePrefix } from './blank-node-prefix.js';
 export { createQuadKeyParser } from './quad-key-parser.js';
 export { parseQuadKeys, parseQuadKeyStream, parseQuads } from './adapters.js';
 export { parsePatternTerms, parseTurtleTerm } from './pattern-terms.js';
+export { createPatchParser, parsePatch, PatchSyntaxError, type ParsedPatch, type PatchChange, type PatchParseOptions, type PatchParser } from './patch-parser.js';
