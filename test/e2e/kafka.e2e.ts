@@ -171,6 +171,12 @@ ex:g1 { ex:p1 ex:name "Alice" ; ex:phone "0400 111 333" ; ex:nationality "GBR" .
   [ authz:pattern 'ex:g1 ex:p1 ex:nationality "GBR"' ; authz:label "nationality=GBR" ] .
 }`;
 const NTRIPLES = '<http://example/x> <http://example/p> "unlabelled: the default label" .\n';
+const PATCH = `TX .
+A <http://example/doc4> <http://example/title> "patched" .
+A <http://example/doc4> <http://example/title> "patched in g3" <http://example/g3> .
+D <http://example/doc2> <http://example/title> "public note" .
+TC .
+`;
 const UPDATE = 'PREFIX ex: <http://example/> INSERT DATA { ex:doc3 ex:title "from an update" . GRAPH ex:g2 { ex:doc3 ex:size 3 } }';
 
 describe('messages of every reference kind', () => {
@@ -183,7 +189,8 @@ describe('messages of every reference kind', () => {
       await send(p, topic, TURTLE, { 'Content-Type': 'text/turtle', 'Security-Label': 'clearance=S' });
       await send(p, topic, TRIG, { 'Content-Type': 'application/trig', 'Security-Label': 'ianode_read' });
       await send(p, topic, NTRIPLES, { 'Content-Type': 'application/n-triples' });
-      const last = await send(p, topic, UPDATE, { 'Content-Type': 'application/sparql-update', 'Security-Label': 'nationality=GBR' });
+      await send(p, topic, UPDATE, { 'Content-Type': 'application/sparql-update', 'Security-Label': 'nationality=GBR' });
+      const last = await send(p, topic, PATCH, { 'Content-Type': 'application/rdf-patch', 'Security-Label': 'clearance=S' });
       await until(viaKafka.base, appliedAtLeast(last));
     } finally {
       await p.close();
@@ -197,6 +204,7 @@ describe('messages of every reference kind', () => {
     const http3 = await http(viaHttp.base, 'POST', '/ds/upload', { ...admin, headers: { 'content-type': 'application/n-triples' }, body: NTRIPLES });
     expect(http3.status).toBe(400);
     expect((await http(viaHttp.base, 'POST', '/ds/update', { ...admin, headers: { 'content-type': 'application/sparql-update', 'security-label': 'nationality=GBR' }, body: UPDATE })).status).toBe(200);
+    expect((await http(viaHttp.base, 'POST', '/ds/patch', { ...admin, headers: { 'content-type': 'application/rdf-patch', 'security-label': 'clearance=S' }, body: PATCH })).status).toBe(200);
 
     for (const user of ['admin@test', 'low@test', 'other@test']) {
       expect(await view(viaKafka.base, user), user).toEqual(await view(viaHttp.base, user));
@@ -210,7 +218,9 @@ describe('messages of every reference kind', () => {
     expect(adminView.some((l) => l.includes('from an update'))).toBe(true);
     expect(adminView.some((l) => l.includes('unlabelled'))).toBe(false); // `!`: visible to no one
     const status = await kafkaStatus(viaKafka.base);
-    expect(status.messages.applied).toBe(4);
+    expect(adminView.some((l) => l.includes('patched in g3'))).toBe(true);
+    expect(adminView.some((l) => l.includes('public note'))).toBe(false); // the patch's D
+    expect(status.messages.applied).toBe(5);
   });
 });
 
@@ -295,6 +305,9 @@ describe('replicas', () => {
 
     const upd = await http(r2.base, 'POST', '/ds/update', { user: admin, headers: { 'content-type': 'application/sparql-update', 'security-label': 'clearance=S' }, body: UPDATE });
     expect(upd.status, upd.text).toBe(200);
+    const patched = await http(r1.base, 'POST', '/ds/patch', { user: admin, headers: { 'content-type': 'application/rdf-patch', 'security-label': 'ianode_read' }, body: PATCH });
+    expect(patched.status, patched.text).toBe(200);
+    expect((patched.json() as { inserted: number; offset: string }).inserted).toBe(2);
     const put = await http(r1.base, 'PUT', '/ds/data?graph=http://example/g9', { user: admin, headers: { 'content-type': 'text/turtle', 'security-label': 'ianode_read' }, body: '<http://example/a> <http://example/b> "gsp" .' });
     expect(put.status, put.text).toBe(201);
     const del = await http(r2.base, 'DELETE', '/ds/data?graph=http://example/nothing', { user: admin });

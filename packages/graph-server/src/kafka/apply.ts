@@ -14,6 +14,7 @@
  * reference trusts its topic: written with every right (docs/kafka.md, "Security").
  */
 import { AttributeSet, Hierarchy, LabelEvaluator, readLabel } from '@ianode/abac';
+import { parsePatch, type ParsedPatch } from '@ianode/rdf';
 import { parseUpdate, type ParsedUpdate } from '@ianode/sparql';
 import type { KeyQuad, PreparedLoad, WriteOutcome } from '@ianode/store';
 import type { GraphServerConfig } from '../config.js';
@@ -21,6 +22,7 @@ import { errorReply } from '../errors.js';
 import type { GraphTarget } from '../pool/graph-read.js';
 import type { Grant } from '../pool/protocol.js';
 import { formatOf, prepare } from '../rdf-body.js';
+import { applyPatch, checkPatch } from '../patch.js';
 import type { Caller } from '../security.js';
 import { applyGraphStoreWrite, applySparqlUpdate, withProtocolDataset, type GraphStoreWrite, type UpdateDataset, type Writer } from '../writes.js';
 import type { LogMessage } from './log.js';
@@ -62,13 +64,15 @@ export interface ApplyContext {
 export type Decoded =
   | { kind: 'load'; caller: Caller; prepared: PreparedLoad }
   | { kind: 'update'; caller: Caller; parsed: ParsedUpdate; label: string | undefined }
-  | { kind: 'gsp'; caller: Caller; write: GraphStoreWrite };
+  | { kind: 'gsp'; caller: Caller; write: GraphStoreWrite }
+  | { kind: 'patch'; caller: Caller; patch: ParsedPatch; label: string | undefined };
 
 /** What a message did; `result` is what the same HTTP write's handler gets from the writer. */
 export type Applied =
   | { kind: 'load'; txId: number; outcome: WriteOutcome; quads: number; triples: number; labels: number }
   | { kind: 'update'; txId: number; outcome: WriteOutcome; operations: number }
-  | { kind: 'gsp'; txId: number; outcome: WriteOutcome; created: boolean };
+  | { kind: 'gsp'; txId: number; outcome: WriteOutcome; created: boolean }
+  | { kind: 'patch'; txId: number; outcome: WriteOutcome; rows: number; transactions: number; aborted: number };
 
 /** The caller of messages from the topic's own producers: every right (docs/kafka.md, "Security"). */
 export const LOG_CALLER: Caller = {
@@ -160,11 +164,15 @@ async function decode(ctx: ApplyContext, message: LogMessage): Promise<Decoded> 
   const type = essence(contentType);
   if (type === UPDATE_CONTENT_TYPE) {
     const using = headers.get(HEADER.using);
-    const parsed = withProtocolDataset(parseUpdate(message.value.toString('utf8'), { baseIRI }), using === undefined ? undefined : usingOf(using));
+    const parsed = withProtocolDataset(parseUpdate(utf8(message.value), { baseIRI }), using === undefined ? undefined : usingOf(using));
     return { kind: 'update', caller, parsed, label };
   }
   if (type === GSP_CONTENT_TYPE) return { kind: 'gsp', caller, write: gspOf(message.value, label) };
-  if (PATCH_CONTENT_TYPES.includes(type)) throw new MalformedMessage(`${type} messages are not read yet`);
+  if (PATCH_CONTENT_TYPES.includes(type)) {
+    const patch = parsePatch(utf8(message.value));
+    checkPatch(patch);
+    return { kind: 'patch', caller, patch, label };
+  }
   const format = formatOf(contentType, undefined); // UNSUPPORTED_MEDIA_TYPE names what is read
   const body = message.value;
   const prepared = await prepare(
@@ -180,6 +188,17 @@ async function decode(ctx: ApplyContext, message: LogMessage): Promise<Decoded> 
     legacy,
   );
   return { kind: 'load', caller, prepared };
+}
+
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/** A text body: bytes that are not UTF-8 make the message malformed (never guessed around). */
+function utf8(body: Buffer): string {
+  try {
+    return STRICT_UTF8.decode(body);
+  } catch {
+    throw new MalformedMessage('the body is not UTF-8');
+  }
 }
 
 function usingOf(text: string): UpdateDataset {
@@ -238,6 +257,11 @@ export async function applyDecoded(ctx: ApplyContext, decoded: Decoded, meta: Re
     case 'gsp': {
       const result = await applyGraphStoreWrite(ctx, decoded.caller, decoded.write, { meta });
       return { kind: 'gsp', txId: result.txId, outcome: result.outcome, created: result.value.created };
+    }
+    case 'patch': {
+      const { patch, label } = decoded;
+      const result = await ctx.writer.transaction(decoded.caller, (tx) => applyPatch(tx, patch, label), { meta });
+      return { kind: 'patch', txId: result.txId, outcome: result.outcome, ...result.value };
     }
   }
 }

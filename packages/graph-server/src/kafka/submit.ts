@@ -10,7 +10,7 @@ import type { LoadResult, WriteOutcome } from '@ianode/store';
 import type { RouteContext } from '../routes/context.js';
 import type { Caller } from '../security.js';
 import type { GraphStoreWrite, UpdateDataset } from '../writes.js';
-import { GSP_CONTENT_TYPE, gspBody, HEADER, UPDATE_CONTENT_TYPE, writerHeader } from './apply.js';
+import { GSP_CONTENT_TYPE, gspBody, HEADER, PATCH_CONTENT_TYPES, UPDATE_CONTENT_TYPE, writerHeader } from './apply.js';
 import type { KafkaConnector } from './connector.js';
 
 /** The connector when the dataset's writes go through the log, else undefined (direct writes). */
@@ -75,4 +75,17 @@ export async function submitGraphStoreWrite(
   const { offset, applied } = await kafka.submit({ value: gspBody(write), headers: headers(caller, GSP_CONTENT_TYPE, write.label, undefined) });
   if (applied.kind !== 'gsp') throw new Error(`offset ${offset} applied as ${applied.kind}, not as the graph store write sent`);
   return { offset, result: { value: { created: applied.created }, txId: applied.txId, outcome: applied.outcome } };
+}
+
+/** An RDF Patch through the log. */
+export async function submitPatch(
+  kafka: KafkaConnector,
+  caller: Caller,
+  text: string,
+  label: string | undefined,
+): Promise<{ offset: bigint; result: { value: { rows: number; transactions: number; aborted: number }; txId: number; outcome: WriteOutcome } }> {
+  const { offset, applied } = await kafka.submit({ value: Buffer.from(text, 'utf8'), headers: headers(caller, PATCH_CONTENT_TYPES[0]!, label, undefined) });
+  if (applied.kind !== 'patch') throw new Error(`offset ${offset} applied as ${applied.kind}, not as the patch sent`);
+  const { rows, transactions, aborted, txId, outcome } = applied;
+  return { offset, result: { value: { rows, transactions, aborted }, txId, outcome } };
 }

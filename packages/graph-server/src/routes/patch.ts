@@ -15,6 +15,7 @@ import type { SpooledBody } from '../body-reader.js';
 import { GraphServerError } from '../errors.js';
 import { applyPatch, checkPatch } from '../patch.js';
 import { audit, requestLabel, writeCounts } from '../writes.js';
+import { logWriter, submitPatch } from '../kafka/submit.js';
 import type { RouteContext } from './context.js';
 import { closeAfterReply } from './respond.js';
 
@@ -59,13 +60,21 @@ export function registerPatch(app: FastifyInstance, ctx: RouteContext): void {
     let bodyRead = false;
     let patch: ParsedPatch;
     let result;
+    let offset: bigint | undefined;
     try {
       body = await ctx.bodies.spool(request.body as AsyncIterable<Uint8Array>, deadline, limit);
       bodyRead = true;
       deadline.stop();
-      patch = parsePatch(await patchText(body));
+      const text = await patchText(body);
+      patch = parsePatch(text);
       checkPatch(patch);
-      result = await ctx.writer.transaction(caller, (tx) => applyPatch(tx, patch, label));
+      const log = logWriter(ctx);
+      if (log) {
+        // CQRS: checked here, applied from the topic (../kafka/submit.ts).
+        const submitted = await submitPatch(log, caller, text, label);
+        result = submitted.result;
+        offset = submitted.offset;
+      } else result = await ctx.writer.transaction(caller, (tx) => applyPatch(tx, patch, label));
     } catch (error) {
       audit(request, 'patch', { outcome: 'failed', code: (error as { code?: string }).code, label });
       if (!bodyRead) closeAfterReply(reply);
@@ -80,6 +89,7 @@ export function registerPatch(app: FastifyInstance, ctx: RouteContext): void {
       outcome: 'ok', rows, transactions, aborted, patchId: patch.id, inserted: counts.inserted, relabelled: counts.relabelled, deleted: counts.deleted, label, txId: counts.txId,
     });
     // docs/graph-server.md, "Write replies" and "RDF Patch": what the patch held, then what the write did.
-    return reply.code(200).send({ rows, transactions, aborted, ...counts });
+    if (offset !== undefined) reply.header('ianode-offset', String(offset));
+    return reply.code(200).send({ rows, transactions, aborted, ...counts, ...(offset === undefined ? {} : { offset: String(offset) }) });
   });
 }
