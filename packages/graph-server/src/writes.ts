@@ -55,6 +55,8 @@ export interface Writer {
   transaction<T>(caller: Caller, body: (tx: WriteTransaction, view: Dataset) => T | Promise<T>, extras?: CommitExtras): Promise<{ value: T; txId: number; outcome: WriteOutcome }>;
   /** Commit an upload parsed before (`prepareLoad`) in the caller's write scope. */
   load(caller: Caller, prepared: PreparedLoad, extras?: CommitExtras): Promise<LoadResult>;
+  /** Several uploads as one commit, in order (the Kafka connector's batches). */
+  loadAll(caller: Caller, prepared: readonly PreparedLoad[], extras?: CommitExtras): Promise<LoadResult>;
 }
 
 export interface WriterOptions {
@@ -100,6 +102,7 @@ export function createWriter(store: QuadStore, options: WriterOptions): Writer {
         return body(tx, caller.visible === undefined ? snapshot : snapshot.view(caller.visible));
       }, { ...writeOptions(caller, options), meta: extras?.meta }),
     load: (caller, prepared, extras) => store.load(prepared, { ...writeOptions(caller, options), meta: extras?.meta }),
+    loadAll: (caller, prepared, extras) => store.loadAll(prepared, { ...writeOptions(caller, options), meta: extras?.meta }),
   };
 }
 

@@ -188,6 +188,9 @@ export interface QuadStore extends Dataset {
    * parsed before, so the lock is held only for interning, resolution and the log write. */
   load(input: string | AsyncIterable<string | Uint8Array>, options: LoadOptions): Promise<LoadResult>;
   load(input: PreparedLoad, options?: WriteOptions): Promise<LoadResult>;
+  /** Several prepared uploads as ONE atomic, durable transaction, applied in order (as if loaded
+   * one after another): the Kafka connector's batches. The result sums them. */
+  loadAll(inputs: readonly PreparedLoad[], options?: WriteOptions): Promise<LoadResult>;
   /** Run `body` as one atomic, durable transaction; a throw rolls everything back. */
   transaction<T>(body: (tx: WriteTransaction) => T | Promise<T>, options?: WriteOptions): Promise<T>;
   /** `transaction`, also telling the txId of the commit (the current one when nothing was

@@ -209,6 +209,20 @@ export class LabelledQuadStore implements QuadStore {
     return this.transactionWithId(body, options).then(([result, txId, outcome]) => ({ ...result, txId, outcome }));
   }
 
+  loadAll(inputs: readonly PreparedLoad[], options: WriteOptions = {}): Promise<LoadResult> {
+    const body = (tx: TxBuffer) => {
+      const sum = { quads: 0, triples: 0, labels: 0 };
+      for (const input of inputs) {
+        const r = loadPrepared(tx, this.dict, this.labels, input);
+        sum.quads += r.quads;
+        sum.triples += r.triples;
+        sum.labels += r.labels;
+      }
+      return sum;
+    };
+    return this.transactionWithId(body, options).then(([result, txId, outcome]) => ({ ...result, txId, outcome }));
+  }
+
   async transaction<T>(body: (tx: WriteTransaction) => T | Promise<T>, options: WriteOptions = {}): Promise<T> {
     const [result] = await this.transactionWithId(body, options);
     return result;

@@ -20,7 +20,8 @@
 import type { QuadStore } from '@ianode/store';
 import { GraphServerError } from '../errors.js';
 import type { KafkaConfig } from './config.js';
-import { applyDecoded, decodeMessage, HEADER, isRefusal, LOG_CALLER, MalformedMessage, type ApplyContext, type Applied } from './apply.js';
+import type { PreparedLoad } from '@ianode/store';
+import { applyDecoded, decodeMessage, HEADER, isRefusal, LOG_CALLER, type ApplyContext, type Applied, type Decoded, type MalformedMessage } from './apply.js';
 import { defaultReplicaId, KAFKA_ERRORS, kafkaErrorCodes, TopicLog, type LogMessage } from './log.js';
 
 export type ConnectorState = 'starting' | 'catching-up' | 'running' | 'stopped' | 'closed';
@@ -62,6 +63,8 @@ export interface ConnectorOptions {
 const PARTITION = 0;
 /** Outcomes of this replica's own CQRS writes kept for `submit` (the newest ones). */
 const KEPT_RESULTS = 10_000;
+/** Most quads of uploads committed together (`applyBatch`). */
+const BATCH_QUADS = 200_000;
 
 type Result = { applied: Applied } | { error: unknown };
 
@@ -86,6 +89,8 @@ export class KafkaConnector {
   private readonly resultWaiters = new Map<string, ((result: Result) => void)[]>();
   private readonly positionWaiters = new Set<{ offset: bigint; resolve: (ok: boolean) => void }>();
   private loop: Promise<void> | undefined;
+  /** Why messages of the current fetch could not be parsed, by offset (`decode` → `handle`). */
+  private readonly malformed = new Map<bigint, unknown>();
   private wake: (() => void) | undefined;
 
   constructor(private readonly options: ConnectorOptions) {
@@ -178,12 +183,36 @@ export class KafkaConnector {
       return false;
     }
     this.end = fetched.end;
-    let count = 0;
-    for (const message of fetched.messages) {
-      if (this.state !== 'running' && this.state !== 'catching-up') break;
-      if (message.offset < this.position) continue;
-      if (count++ >= this.config.fetchMessages) break;
-      await this.handle(message);
+    const messages = fetched.messages.filter((m) => m.offset >= this.position).slice(0, this.config.fetchMessages);
+    const active = () => this.state === 'running' || this.state === 'catching-up';
+    for (let i = 0; i < messages.length && active(); ) {
+      const message = messages[i]!;
+      const decoded = await this.decode(message);
+      if (decoded === undefined || !this.batchable(message, decoded)) {
+        await this.handle(message, decoded);
+        i++;
+        continue;
+      }
+      // Uploads from the topic's own producers, one after another: one commit for the run of them
+      // (the same as applying them one by one; docs/kafka.md, "Throughput").
+      const batch: { message: LogMessage; prepared: PreparedLoad }[] = [{ message, prepared: decoded.prepared }];
+      let quads = decoded.prepared.quads;
+      let j = i + 1;
+      let stopper: { message: LogMessage; decoded: Decoded | undefined } | undefined;
+      while (j < messages.length && quads < BATCH_QUADS) {
+        const next = messages[j]!;
+        const nextDecoded = await this.decode(next);
+        j++;
+        if (nextDecoded === undefined || !this.batchable(next, nextDecoded)) {
+          stopper = { message: next, decoded: nextDecoded };
+          break;
+        }
+        batch.push({ message: next, prepared: nextDecoded.prepared });
+        quads += nextDecoded.prepared.quads;
+      }
+      await this.applyBatch(batch);
+      if (stopper !== undefined && active()) await this.handle(stopper.message, stopper.decoded);
+      i = j;
     }
     if (fetched.messages.length === 0 && fetched.next > this.position && (this.state === 'running' || this.state === 'catching-up')) {
       // Only control records (transaction markers): nothing to apply, but the position moves on.
@@ -197,17 +226,55 @@ export class KafkaConnector {
     return { [offsetKey(this.config.topic)]: String(offset) };
   }
 
+  /** Parse a message; a malformed one is remembered (its reason) for `handle` and gives undefined. */
+  private async decode(message: LogMessage): Promise<Decoded | undefined> {
+    try {
+      return await decodeMessage(this.options.apply, message);
+    } catch (error) {
+      this.malformed.set(message.offset, error);
+      return undefined;
+    }
+  }
+
+  /** An upload nobody waits for, from the topic's own producers: may share a commit. */
+  private batchable(message: LogMessage, decoded: Decoded): decoded is Extract<Decoded, { kind: 'load' }> {
+    return decoded.kind === 'load' && decoded.caller === LOG_CALLER && !message.headers.has(HEADER.origin);
+  }
+
+  /** Several uploads in one commit holding the last one's offset. */
+  private async applyBatch(batch: { message: LogMessage; prepared: PreparedLoad }[]): Promise<void> {
+    if (batch.length === 1) {
+      await this.handle(batch[0]!.message, { kind: 'load', caller: LOG_CALLER, prepared: batch[0]!.prepared });
+      return;
+    }
+    const last = batch.at(-1)!.message.offset;
+    try {
+      await this.options.apply.writer.loadAll(LOG_CALLER, batch.map((b) => b.prepared), { meta: this.meta(last) });
+    } catch {
+      if (this.state === 'closed') return;
+      // Loads with every right are refused by nothing but a fault: try them one by one, so that
+      // the one at fault is the one reported.
+      for (const b of batch) {
+        if (this.state !== 'running' && this.state !== 'catching-up') return;
+        await this.handle(b.message, { kind: 'load', caller: LOG_CALLER, prepared: b.prepared });
+      }
+      return;
+    }
+    this.position = last + 1n;
+    this.counts.applied += batch.length;
+    for (let k = 0; k < batch.length; k++) this.options.count?.('applied');
+  }
+
   /** Apply one message, or deal with it by the error policy; the position moves past it unless
-   * the connector stopped on it. */
-  private async handle(message: LogMessage): Promise<void> {
+   * the connector stopped on it. `decoded` undefined: the message is malformed (`decode`). */
+  private async handle(message: LogMessage, decoded: Decoded | undefined): Promise<void> {
     const offset = message.offset;
     const own = message.headers.get(HEADER.origin) === this.replicaId;
     const cqrs = message.headers.has(HEADER.writer);
-    let decoded;
-    try {
-      decoded = await decodeMessage(this.options.apply, message);
-    } catch (error) {
-      await this.reject(message, (error as MalformedMessage).reason ?? (error as Error).message, own, error);
+    if (decoded === undefined) {
+      const error = this.malformed.get(offset);
+      this.malformed.delete(offset);
+      await this.reject(message, (error as MalformedMessage | undefined)?.reason ?? (error as Error | undefined)?.message ?? 'malformed', own, error);
       return;
     }
     let applied: Applied;
