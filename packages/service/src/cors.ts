@@ -43,6 +43,8 @@ export const CORS_ALLOWED_HEADERS: readonly string[] = [
   'Content-Type',
   'Accept',
   'Security-Label',
+  // Read your writes across replicas (docs/kafka.md): the log offset a read waits for.
+  'Ianode-Offset',
   'X-Request-Id',
   'X-Requested-With',
   'Cache-Control',
@@ -60,7 +62,7 @@ export const CORS_ALLOWED_HEADERS: readonly string[] = [
 ];
 
 /** Reply headers a page may read (beyond the CORS-safelisted ones); the request-id header is added per service. */
-export const CORS_EXPOSED_HEADERS: readonly string[] = ['Retry-After', 'Location', 'Content-Disposition', 'WWW-Authenticate', 'ETag', 'Allow', 'X-Amzn-ErrorType'];
+export const CORS_EXPOSED_HEADERS: readonly string[] = ['Retry-After', 'Location', 'Content-Disposition', 'WWW-Authenticate', 'ETag', 'Allow', 'X-Amzn-ErrorType', 'Ianode-Offset'];
 
 /** How long a browser may cache a preflight answer (seconds; Chromium caps it at 7200). */
 export const CORS_MAX_AGE_SECONDS = 600;
