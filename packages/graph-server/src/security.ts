@@ -120,6 +120,7 @@ export function createSecurity(options: SecurityOptions): Security {
     baseUrl: security.userAttributesUrl,
     ...(security.attributeHierarchyUrl ? { hierarchyUrl: security.attributeHierarchyUrl } : {}),
     cacheTtlMs: security.attributeCacheMs,
+    format: security.attributeFormat ?? 'auto',
     ...(fetchFn ? { fetch: fetchFn } : {}),
     ...(options.now ? { now: options.now } : {}),
   });
