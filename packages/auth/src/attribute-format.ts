@@ -83,28 +83,26 @@ export function readReferenceAttributes(strings: readonly string[]): string[] {
 }
 
 /**
- * Whether an answer is in the reference's format (`auto`): every `name=value` has a quoted value
- * (the reference quotes every value; ianode never quotes), every bare name is a `G:and` / `G:or`
- * with its partner present (the reference writes both for each group; ianode writes a group as
- * `G`), and there is at least one of either. Anything else is read as ianode's.
+ * Whether an answer is in the reference's format (`auto`). The reference quotes every value and
+ * ianode never does, so: every `name=value` has a quoted value, and either there is one such value
+ * or (an answer of groups only) every bare name is a `G:and` / `G:or` with its partner present (the
+ * reference writes both for each group; ianode writes a group as `G`). Anything else is ianode's.
  */
 export function looksLikeReference(strings: readonly string[]): boolean {
-  if (strings.length === 0) return false;
-  const bare = new Set(strings.filter((s) => !s.includes('=')));
-  for (const text of strings) {
-    const eq = text.indexOf('=');
-    if (eq >= 0) {
-      const value = text.slice(eq + 1);
-      const quote = value.charAt(0);
-      if ((quote !== "'" && quote !== '"') || value.length < 2 || !value.endsWith(quote)) return false;
-      continue;
-    }
-    const group = GROUP_FORM.exec(text);
-    if (!group) return false;
-    const partner = `${group[1]!}:${group[2] === 'and' ? 'or' : 'and'}`;
-    if (!bare.has(partner)) return false;
+  const bare = strings.filter((s) => !s.includes('='));
+  const valued = strings.filter((s) => s.includes('='));
+  for (const text of valued) {
+    const value = text.slice(text.indexOf('=') + 1);
+    const quote = value.charAt(0);
+    if ((quote !== "'" && quote !== '"') || value.length < 2 || !value.endsWith(quote)) return false;
   }
-  return true;
+  if (valued.length > 0) return true;
+  if (bare.length === 0) return false;
+  const names = new Set(bare);
+  return bare.every((text) => {
+    const group = GROUP_FORM.exec(text);
+    return group !== null && names.has(`${group[1]!}:${group[2] === 'and' ? 'or' : 'and'}`);
+  });
 }
 
 /** The attribute strings of an answer in `format` (see above). */
