@@ -1,5 +1,5 @@
 /**
- * Reference compatibility (issue 17, item 6; docs/access-service.md "Reference compatibility"):
+ * Reference compatibility (issue 17, item 6; packages/access-service/README.md "Reference compatibility"):
  * with `compat: reference` the access service answers `/users/lookup/{user}` and
  * `/hierarchies/lookup/{name}` as the reference access service (ianode-access) does, so reference
  * clients (RDF-ABAC's remote attribute store in secure-agent-graph) can use it, and adds the

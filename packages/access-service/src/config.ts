@@ -44,7 +44,7 @@ export interface AccessServerConfig {
    */
   provisioning?: ProvisioningConfig;
   /**
-   * `compat: reference` (src/compat.ts, docs/access-service.md "Reference compatibility"): lookups
+   * `compat: reference` (src/compat.ts, packages/access-service/README.md "Reference compatibility"): lookups
    * in the reference access service's format, its extra routes, and optionally lookups without a
    * token from trusted networks. Default: off (ianode's own format).
    */

@@ -1,5 +1,5 @@
 /**
- * The routes of `compat: reference` (src/compat.ts; docs/access-service.md "Reference
+ * The routes of `compat: reference` (src/compat.ts; packages/access-service/README.md "Reference
  * compatibility"): `/users/lookup/{user}` and `/hierarchies/lookup/{name}` in the reference's
  * shapes, and the reference's `/users/retrieve/{sub}`, `/user-info/self` and `/countries`.
  */
