@@ -210,3 +210,13 @@ GRAPH authz:labels { [ authz:pattern ':doc12 :says "reference group label"' ; au
     expect(await view(referenceRun, 'bob')).not.toContain('doc12');
   });
 });
+
+describe('security.attributeFormat (graph server configuration)', () => {
+  it('defaults to auto; USER_ATTRIBUTES_FORMAT sets it; anything else is refused at start, naming the key', async () => {
+    const { resolveConfig, securityFromEnv } = await import('@ianode/graph-server');
+    expect(resolveConfig({}).security.attributeFormat).toBe('auto');
+    expect(securityFromEnv({ USER_ATTRIBUTES_FORMAT: 'reference' }).attributeFormat).toBe('reference');
+    expect(resolveConfig({ security: { attributeFormat: 'ianode' } }).security.attributeFormat).toBe('ianode');
+    expect(() => resolveConfig({ security: { attributeFormat: 'jena' as never } })).toThrow(/security\.attributeFormat must be ianode, reference, auto, got "jena"/);
+  });
+});
