@@ -1,4 +1,4 @@
-import { readAttributes, UnreadableAttribute, type AttributeFormat } from './attribute-format.js';
+import { readAttributes, UnreadableAttribute, type AttributeFormat, type AttributeValueParser } from './attribute-format.js';
 import { AuthError, invalidToken } from './errors.js';
 
 export interface AttributeClientOptions {
@@ -15,10 +15,12 @@ export interface AttributeClientOptions {
   /**
    * The format of the access service's answers (src/attribute-format.ts): `ianode` (SPEC §6),
    * `reference` (the reference access service: quoted values, groups as `G:and` / `G:or`), or
-   * `auto` (default: decided per answer). An answer the format cannot read fails closed
-   * (`ATTRIBUTES_UNAVAILABLE`, 503).
+   * `auto` (decided per answer; the default when `parseAttributeValue` is given, else `ianode`).
+   * An answer the format cannot read fails closed (`ATTRIBUTES_UNAVAILABLE`, 503).
    */
   format?: AttributeFormat;
+  /** Reads one reference attribute-value (`@ianode/abac`'s `parseAttributeValue`, legacy on); needed to read the reference format. */
+  parseAttributeValue?: AttributeValueParser;
   /** How long answers are kept per user (and per hierarchy name); default 30 s. */
   cacheTtlMs?: number;
   /** Most users kept in the cache (default 10 000; the oldest entry goes first). */
@@ -98,7 +100,9 @@ export function createAttributeClient(options: AttributeClientOptions): Attribut
   const deadlineMs = options.deadlineMs ?? 5_000;
   const fetchFn = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
   const now = options.now ?? Date.now;
-  const format = options.format ?? 'auto';
+  const parseAttributeValue = options.parseAttributeValue;
+  const format = options.format ?? (parseAttributeValue === undefined ? 'ianode' : 'auto');
+  if (format !== 'ianode' && parseAttributeValue === undefined) throw new TypeError(`attribute format ${format} needs parseAttributeValue (@ianode/abac)`);
   const userTemplate = userTemplateOf(options.baseUrl);
   const hierarchyTemplate = hierarchyTemplateOf(options.hierarchyUrl, options.baseUrl);
 
@@ -164,7 +168,7 @@ export function createAttributeClient(options: AttributeClientOptions): Attribut
     // Only a real `false` marks an inactive entry; whatever it lists, it then holds nothing.
     if (answer?.active === false) return { attributes: [], status: 'inactive' };
     try {
-      return { attributes: readAttributes(attributes, format), status: 'known' };
+      return { attributes: readAttributes(attributes, format, parseAttributeValue), status: 'known' };
     } catch (cause) {
       if (!(cause instanceof UnreadableAttribute)) throw cause;
       // Never a partial list: one string the format cannot read fails the whole answer closed.

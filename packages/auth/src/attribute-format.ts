@@ -6,60 +6,39 @@
  * - `reference` (the reference access service, ianode-access, read by RDF-ABAC's remote attribute
  *   store): each string is an attribute-value in the label language, `name` or `name=value`, with
  *   either side a word or a quoted string: `classification='S'`, `permitted_nationalities='GBR'`.
- *   The quotes are removed (escapes decoded) as RDF-ABAC's parser does. A string that does not parse
- *   is read, as RDF-ABAC's legacy fallback reads it, as one attribute name when it holds none of
- *   `= space , ( ) < > { } ! *` (nor a tab or line break); any other is unreadable. The reference
+ *   The quotes are removed (escapes decoded) as RDF-ABAC's parser does, legacy fallback included
+ *   (the injected parser); a string it cannot read makes the answer unreadable. The reference
  *   writes each group `G` of a user as the two booleans `G:and` and `G:or` (its labels use
  *   `G1:and & G2:and` for "all of" and `(G3:or | G4:or)` for "any of"); RDF-ABAC holds them as
  *   booleans with those names. They are kept as such AND read as the group `G` itself, the boolean
  *   ianode's own access service answers for a group, so labels of either vocabulary hold.
  * - `auto` (default): per answer, `reference` when it reads as one (below), else `ianode`.
  *
- * The reading is written here, over `@ianode/abac`'s label parser (an attribute-value is a label of
- * one term), because no library reads RDF-ABAC attribute values; labels are parsed by the same
- * code, so quoting and escapes agree.
+ * Parsing one attribute-value is the label language's business: the caller passes `@ianode/abac`'s
+ * `parseAttributeValue` (legacy on) as `parse`, so this package stays free of the label language.
  */
-import { LabelSyntaxError, parseLabel, type LabelExpr } from '@ianode/abac';
 
 export type AttributeFormat = 'ianode' | 'reference' | 'auto';
 
 export const ATTRIBUTE_FORMATS: readonly AttributeFormat[] = ['ianode', 'reference', 'auto'];
 
+/**
+ * Reads one reference attribute-value as `[name, value]` (`value` undefined for a bare name);
+ * throws for one it cannot read. `@ianode/abac`'s `parseAttributeValue(text, { legacy: true })`.
+ */
+export type AttributeValueParser = (text: string) => [string, string | undefined];
+
 /** An answer string the configured format cannot read (the request then fails closed, 503). */
 export class UnreadableAttribute extends Error {}
 
-const LEGACY_FORBIDDEN = /[= ,()<>{}!*\t\n]/;
 const GROUP_FORM = /^(.+):(and|or)$/s;
-
-/** One reference attribute-value as `[name, value]` (`value` undefined for a bare name). */
-export function parseReferenceAttribute(text: string): [string, string | undefined] {
-  const parsed = strictParse(text);
-  if (parsed !== undefined) return parsed;
-  if (text === '' || LEGACY_FORBIDDEN.test(text)) throw new UnreadableAttribute(`${JSON.stringify(text)} is not an attribute or attribute=value`);
-  return [text, undefined];
-}
-
-function strictParse(text: string): [string, string | undefined] | undefined {
-  // An attribute-value is a label of one term: `name` or `name=value` (not parenthesised).
-  if (text.trimStart().startsWith('(')) return undefined;
-  let expr: LabelExpr;
-  try {
-    expr = parseLabel(text);
-  } catch (error) {
-    if (error instanceof LabelSyntaxError) return undefined;
-    throw error;
-  }
-  if (expr.type === 'attr') return [expr.name, undefined];
-  if (expr.type === 'compare' && expr.op === '=') return [expr.name, expr.value];
-  return undefined;
-}
 
 /**
  * The attribute strings of a reference answer: quotes removed, each `G:and` / `G:or` also read as
  * `G`. Throws `UnreadableAttribute` for a string it cannot read, or a name `AttributeSet` cannot hold
  * (empty, or holding `=`): an attribute is never silently dropped or changed.
  */
-export function readReferenceAttributes(strings: readonly string[]): string[] {
+export function readReferenceAttributes(strings: readonly string[], parse: AttributeValueParser): string[] {
   const out: string[] = [];
   const seen = new Set<string>();
   const add = (attribute: string) => {
@@ -69,7 +48,13 @@ export function readReferenceAttributes(strings: readonly string[]): string[] {
     }
   };
   for (const text of strings) {
-    const [name, value] = parseReferenceAttribute(text);
+    let name: string;
+    let value: string | undefined;
+    try {
+      [name, value] = parse(text);
+    } catch (cause) {
+      throw new UnreadableAttribute(`${JSON.stringify(text)} is not an attribute or attribute=value: ${(cause as Error).message}`, { cause });
+    }
     if (name === '' || name.includes('=')) throw new UnreadableAttribute(`${JSON.stringify(text)}: an attribute name must be non-empty and hold no "="`);
     if (value !== undefined) {
       add(`${name}=${value}`);
@@ -106,7 +91,10 @@ export function looksLikeReference(strings: readonly string[]): boolean {
 }
 
 /** The attribute strings of an answer in `format` (see above). */
-export function readAttributes(strings: readonly string[], format: AttributeFormat): string[] {
-  if (format === 'reference' || (format === 'auto' && looksLikeReference(strings))) return readReferenceAttributes(strings);
+export function readAttributes(strings: readonly string[], format: AttributeFormat, parse: AttributeValueParser | undefined): string[] {
+  if (format === 'reference' || (format === 'auto' && looksLikeReference(strings))) {
+    if (parse === undefined) throw new UnreadableAttribute('a reference-format answer, and no attribute-value parser was given');
+    return readReferenceAttributes(strings, parse);
+  }
   return [...strings];
 }

@@ -6,7 +6,13 @@
  * hierarchy answer with `tiers`).
  */
 import { describe, expect, it } from 'vitest';
-import { AuthError, createAttributeClient, identityKey, looksLikeReference, parseReferenceAttribute, readAttributes, readReferenceAttributes, UnreadableAttribute, type AttributeFormat } from '../src/index.js';
+import { parseAttributeValue } from '@ianode/abac';
+import { AuthError, createAttributeClient, identityKey, looksLikeReference, readAttributes, readReferenceAttributes as readWith, UnreadableAttribute, type AttributeFormat } from '../src/index.js';
+
+/** The parser the graph server injects: `@ianode/abac`'s, legacy fallback on (as the reference). */
+const parse = (text: string) => parseAttributeValue(text, { legacy: true });
+const readReferenceAttributes = (strings: readonly string[]) => readWith(strings, parse);
+
 
 /** ianode-access read.test.js: the lookup of its first test user (by e-mail and by external id). */
 const REFERENCE_LOOKUP = [
@@ -50,25 +56,13 @@ describe('reading reference attribute strings', () => {
     ]);
   });
 
-  it('attribute-values as RDF-ABAC parses them: bare or quoted either side, double quotes, escapes, numbers', () => {
-    expect(parseReferenceAttribute('v')).toEqual(['v', undefined]);
-    expect(parseReferenceAttribute('clearance=S')).toEqual(['clearance', 'S']);
-    expect(parseReferenceAttribute("clearance = 'S'")).toEqual(['clearance', 'S']);
-    expect(parseReferenceAttribute('"permitted_nationalities"="GBR"')).toEqual(['permitted_nationalities', 'GBR']);
-    expect(parseReferenceAttribute("org='O\\'Brien \\\\ Co'")).toEqual(['org', "O'Brien \\ Co"]);
-    expect(parseReferenceAttribute('level=3')).toEqual(['level', '3']);
-    expect(parseReferenceAttribute("x='a=b'")).toEqual(['x', 'a=b']);
-  });
-
-  it("RDF-ABAC's legacy fallback: a string that does not parse and holds none of = space , ( ) < > { } ! * is one name", () => {
-    expect(parseReferenceAttribute('user@host')).toEqual(['user@host', undefined]);
-    expect(parseReferenceAttribute('a.b.')).toEqual(['a.b.', undefined]);
-    expect(parseReferenceAttribute('a:')).toEqual(['a:', undefined]);
+  it('values as the label language reads them: escapes decoded, a quoted = kept in the value', () => {
+    expect(readReferenceAttributes(["org='O\\'Brien \\\\ Co'", "x='a=b'", '"n"="v"', 'user@host'])).toEqual(["org=O'Brien \\ Co", 'x=a=b', 'n=v', 'user@host']);
   });
 
   it('unreadable strings throw (RDF-ABAC: AttributeSyntaxError for "v>1"); never dropped or changed', () => {
     for (const text of ['v>1', 'a b', 'a=b=c', 'a & b', '(a)', 'a != b', "x='open", '', '*', '!']) {
-      expect(() => parseReferenceAttribute(text), text).toThrow(UnreadableAttribute);
+      expect(() => readReferenceAttributes([text]), text).toThrow(UnreadableAttribute);
     }
     // A name AttributeSet cannot hold: refused rather than split into another attribute.
     expect(() => readReferenceAttributes(["'a=b'"])).toThrow(UnreadableAttribute);
@@ -84,13 +78,16 @@ describe('reading reference attribute strings', () => {
     expect(looksLikeReference(['ianode_read:and'])).toBe(false);
     expect(looksLikeReference(['ianode_read'])).toBe(false);
     expect(looksLikeReference([])).toBe(false);
-    expect(readAttributes(['clearance=S', "note=it's", 'ianode_read'], 'auto')).toEqual(['clearance=S', "note=it's", 'ianode_read']);
-    expect(readAttributes(REFERENCE_LOOKUP, 'auto')).toEqual(readReferenceAttributes(REFERENCE_LOOKUP));
+    expect(readAttributes(['clearance=S', "note=it's", 'ianode_read'], 'auto', parse)).toEqual(['clearance=S', "note=it's", 'ianode_read']);
+    expect(readAttributes(REFERENCE_LOOKUP, 'auto', parse)).toEqual(readReferenceAttributes(REFERENCE_LOOKUP));
+    // Without a parser a reference answer is unreadable (fail closed), an ianode one is read.
+    expect(() => readAttributes(REFERENCE_LOOKUP, 'auto', undefined)).toThrow(UnreadableAttribute);
+    expect(readAttributes(['clearance=S'], 'auto', undefined)).toEqual(['clearance=S']);
   });
 
   it('a configured format is not second-guessed: ianode keeps quotes (less access, never more); reference reads ianode strings the same', () => {
-    expect(readAttributes(REFERENCE_LOOKUP, 'ianode')).toEqual(REFERENCE_LOOKUP);
-    expect(readAttributes(['clearance=S', 'ianode_read'], 'reference')).toEqual(['clearance=S', 'ianode_read']);
+    expect(readAttributes(REFERENCE_LOOKUP, 'ianode', parse)).toEqual(REFERENCE_LOOKUP);
+    expect(readAttributes(['clearance=S', 'ianode_read'], 'reference', parse)).toEqual(['clearance=S', 'ianode_read']);
   });
 });
 
@@ -106,7 +103,7 @@ function client(routes: Record<string, [number, unknown]>, format?: AttributeFor
     if (route === undefined) return new Response('{"code":404,"message":"User not found"}', { status: 404 });
     return new Response(typeof route[1] === 'string' ? route[1] : JSON.stringify(route[1]), { status: route[0] });
   };
-  return createAttributeClient({ baseUrl: BASE, fetch, ...(format === undefined ? {} : { format }) });
+  return createAttributeClient({ baseUrl: BASE, fetch, parseAttributeValue: parse, ...(format === undefined ? {} : { format }) });
 }
 
 describe('createAttributeClient over a reference access service', () => {
@@ -145,6 +142,12 @@ describe('createAttributeClient over a reference access service', () => {
     }
     const hierarchyless = client({ [lookup]: [200, { attributes: ["classification='S'"] }], [classification]: [200, { uuid: 'x', name: 'classification' }] });
     expect(((await hierarchyless.resolve('tok', who('alice')).catch((e: unknown) => e)) as AuthError).code).toBe('ATTRIBUTES_UNAVAILABLE');
+  });
+
+  it('without a parser the client reads ianode answers only (default ianode); asking for reference then is refused at creation', () => {
+    expect(() => createAttributeClient({ baseUrl: BASE, format: 'reference' })).toThrow(/needs parseAttributeValue/);
+    expect(() => createAttributeClient({ baseUrl: BASE, format: 'auto' })).toThrow(/needs parseAttributeValue/);
+    expect(() => createAttributeClient({ baseUrl: BASE })).not.toThrow();
   });
 
   it('ianode answers are unchanged under auto', async () => {
