@@ -220,3 +220,22 @@ describe('security.attributeFormat (graph server configuration)', () => {
     expect(() => resolveConfig({ security: { attributeFormat: 'jena' as never } })).toThrow(/security\.attributeFormat must be ianode, reference, auto, got "jena"/);
   });
 });
+
+describe('fail closed on a reference answer the graph server cannot read', () => {
+  it('an access service answering an unreadable attribute string: 503 ATTRIBUTES_UNAVAILABLE, never data', async () => {
+    const { createServer } = await import('node:http');
+    const stub = createServer((req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      // RDF-ABAC's own test of a bad answer (an attribute syntax error), next to a readable one.
+      res.end(JSON.stringify(req.url?.startsWith('/users/lookup/') ? { id: 'x', attributes: ["classification='S'", 'v>1'] } : { name: 'classification', tiers: ['O', 'S'] }));
+    });
+    await new Promise<void>((resolve) => stub.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = await graphServer(`http://127.0.0.1:${(stub.address() as { port: number }).port}`, 'reference');
+      expect(await view(url, 'alice')).toBe('503 ATTRIBUTES_UNAVAILABLE');
+    } finally {
+      stub.closeAllConnections();
+      await new Promise<void>((resolve) => stub.close(() => resolve()));
+    }
+  });
+});

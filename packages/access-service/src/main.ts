@@ -86,6 +86,16 @@ async function start(): Promise<AccessServer | undefined> {
     throw new Error(`cannot listen on ${values.host}:${port}: ${String(error)}`, { cause: error });
   });
   log.info({ url, data: values.data, issuer: server.verifier.issuer ?? null, jwksUrl: jwksUrl ?? null }, 'access service listening');
+  if (file?.compat !== undefined) {
+    const { attributeNames, unauthenticatedLookup, trustedNetworks } = file.compat;
+    log.info({ attributeNames }, 'compat: reference: lookups answer in the reference access service\'s format');
+    if (unauthenticatedLookup) {
+      log.warn(
+        { trustedNetworks: trustedNetworks.length > 0 ? trustedNetworks : 'loopback and private addresses' },
+        'compat.unauthenticatedLookup: /users/lookup and /users/retrieve answer WITHOUT a token to these client addresses',
+      );
+    }
+  }
   server.verifier.warmUp().catch((error: unknown) => {
     const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : String(error);
     log.warn({ cause }, 'token keys not reachable yet: authenticated requests answer 503 until they are');
