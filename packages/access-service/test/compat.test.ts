@@ -7,12 +7,14 @@
  * data name, or by user name with `?isUserAttribute=true`), and the refusal rules of lookups
  * without a token.
  */
-import { writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { checkCompat, isPrivateAddress, type CompatConfig } from '../src/index.js';
 import { readAccessConfigFile } from '../src/provisioning.js';
-import { startIdp, startService, subjectOf, tempDir, type RunningService, type TestIdp } from './helpers.js';
+import { CLIENT, startIdp, startService, subjectOf, tempDir, type RunningService, type TestIdp } from './helpers.js';
 
 const HEAD = 'headofeng@ndtp.example';
 const COO = 'coo@ndtp.example';
@@ -322,6 +324,66 @@ describe('the compat section of the configuration file', () => {
       expect(readAccessConfigFile(path).compat).toEqual({ mode: 'reference', attributeNames: { clearance: 'classification' }, unauthenticatedLookup: true, trustedNetworks: ['10.0.0.0/8'] });
       writeFileSync(path, 'compats: reference\n');
       expect(() => readAccessConfigFile(path)).toThrow(/unknown section "compats" \(expected provisioning, compat\)/);
+    } finally {
+      data.remove();
+    }
+  });
+});
+
+const MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
+
+/** Runs dist/main.js until it logs `until` (then SIGTERM) or exits; its log lines and stderr. */
+function runMain(args: string[], env: Record<string, string>, until: string, during: (line: Record<string, unknown>) => Promise<void>): Promise<{ code: number | null; lines: Record<string, unknown>[]; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [MAIN, ...args], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const lines: Record<string, unknown>[] = [];
+    let stderr = '';
+    let buffer = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      buffer += chunk.toString();
+      let at: number;
+      while ((at = buffer.indexOf('\n')) >= 0) {
+        const line = JSON.parse(buffer.slice(0, at)) as Record<string, unknown>;
+        buffer = buffer.slice(at + 1);
+        lines.push(line);
+        if (line.msg === until) during(line).then(() => child.kill('SIGTERM'), (error: unknown) => { child.kill('SIGTERM'); reject(error as Error); });
+      }
+    });
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('exit', (code) => resolve({ code, lines, stderr }));
+  });
+}
+
+describe.skipIf(!existsSync(MAIN))('main (dist/main.js) with a compat section', () => {
+  it('unauthenticatedLookup without trustedNetworks and HOST=0.0.0.0: refuses to start, saying why', async () => {
+    const data = tempDir();
+    try {
+      const config = join(data.dir, 'access.yaml');
+      writeFileSync(config, 'compat:\n  mode: reference\n  unauthenticatedLookup: true\n');
+      const env = { JWKS_URL: idp.jwksUrl, OPENID_PROVIDER_URL: idp.issuer, TOKEN_CLIENT_IDS: CLIENT, HOST: '0.0.0.0' };
+      const result = await runMain(['--port', '0', '--data', data.dir, '--config', config], env, 'access service listening', async () => {});
+      expect(result.code).not.toBe(0);
+      expect(result.stderr + JSON.stringify(result.lines)).toMatch(/compat\.unauthenticatedLookup is on without compat\.trustedNetworks/);
+    } finally {
+      data.remove();
+    }
+  });
+
+  it('on loopback: starts, warns that lookups need no token, and serves the reference format', async () => {
+    const data = tempDir();
+    try {
+      const config = join(data.dir, 'access.yaml');
+      const seed = join(data.dir, 'seed.json');
+      writeFileSync(config, 'compat:\n  mode: reference\n  unauthenticatedLookup: true\n');
+      writeFileSync(seed, JSON.stringify(SEED));
+      const env = { JWKS_URL: idp.jwksUrl, OPENID_PROVIDER_URL: idp.issuer, TOKEN_CLIENT_IDS: CLIENT, HOST: '127.0.0.1' };
+      let answer: unknown;
+      const result = await runMain(['--port', '0', '--data', data.dir, '--config', config, '--seed', seed], env, 'access service listening', async (line) => {
+        answer = await (await fetch(`${line.url as string}/users/lookup/${encodeURIComponent(OTHER)}`)).json();
+      });
+      expect(result.code).toBe(0);
+      expect(answer).toEqual({ id: OTHER, attributes: ["classification='S'"], active: true });
+      expect(result.lines.some((l) => l.level === 40 && String(l.msg).startsWith('compat.unauthenticatedLookup'))).toBe(true);
     } finally {
       data.remove();
     }
