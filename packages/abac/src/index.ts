@@ -7,3 +7,4 @@ export * from './compile.js';
 export * from './evaluator.js';
 export { isWord, quote, TRUE, FALSE } from './words.js';
 export * from './legacy.js';
+export { parseAttributeValue } from './attribute-value.js';

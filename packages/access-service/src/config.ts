@@ -1,5 +1,6 @@
 import type { TokenVerifier } from '@ianode/auth';
 import type { FastifyServerOptions } from 'fastify';
+import type { CompatConfig } from './compat.js';
 import type { ProvisioningConfig } from './provisioning.js';
 import type { SeedDocument } from './seed.js';
 
@@ -42,6 +43,12 @@ export interface AccessServerConfig {
    * Default: none (an administrator activates every user).
    */
   provisioning?: ProvisioningConfig;
+  /**
+   * `compat: reference` (src/compat.ts, packages/access-service/README.md "Reference compatibility"): lookups
+   * in the reference access service's format, its extra routes, and optionally lookups without a
+   * token from trusted networks. Default: off (ianode's own format).
+   */
+  compat?: CompatConfig;
   /** A seed applied at start (a document, or the path of a YAML/JSON file). */
   seed?: SeedDocument | string;
   /** Fastify's logger option (pino options or a boolean); default `{ level: 'info' }`. */

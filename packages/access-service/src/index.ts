@@ -23,3 +23,4 @@ export {
   checkProvisioning, createProvisioner, readAccessConfigFile, DEFAULT_NOTIFICATION_AUDIENCE,
   type AutoActivateRule, type NotificationSettings, type ProvisioningConfig, type Provisioner,
 } from './provisioning.js';
+export { checkCompat, DEFAULT_ATTRIBUTE_NAMES, isPrivateAddress, referenceAttributes, type CompatConfig } from './compat.js';

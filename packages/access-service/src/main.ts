@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
  * Entry point: `node dist/main.js --port 8091 --data ./data/access --seed seed/demo.yaml [--config access.yaml]`
- * (`--config`, or ACCESS_CONFIG: provisioning rules and IdP notifications, src/provisioning.ts).
+ * (`--config`, or ACCESS_CONFIG: provisioning rules and IdP notifications, src/provisioning.ts, and
+ * `compat: reference`, src/compat.ts).
  * Environment: OPENID_PROVIDER_URL and/or JWKS_URL (one is required), TOKEN_CLIENT_IDS (required:
  * the app client ids whose ID tokens are accepted; TOKEN_AUDIENCE is the older name),
  * ACCEPT_ACCESS_TOKENS (true/false), LINK_BY_EMAIL (true/false), GROUPS_KEY (default cognito:groups),
@@ -61,6 +62,7 @@ async function start(): Promise<AccessServer | undefined> {
     dataDir: values.data,
     ...(values.seed === undefined ? {} : { seed: values.seed }),
     ...(file === undefined ? {} : { provisioning: file.provisioning }),
+    ...(file?.compat === undefined ? {} : { compat: file.compat }),
     ...(jwksUrl === undefined ? {} : { jwksUrl }),
     ...(openIdProviderUrl === undefined ? {} : { openIdProviderUrl }),
     groupsClaim: envValue(env, 'GROUPS_KEY') ?? 'cognito:groups',
@@ -84,6 +86,16 @@ async function start(): Promise<AccessServer | undefined> {
     throw new Error(`cannot listen on ${values.host}:${port}: ${String(error)}`, { cause: error });
   });
   log.info({ url, data: values.data, issuer: server.verifier.issuer ?? null, jwksUrl: jwksUrl ?? null }, 'access service listening');
+  if (file?.compat !== undefined) {
+    const { attributeNames, unauthenticatedLookup, trustedNetworks } = file.compat;
+    log.info({ attributeNames }, 'compat: reference: lookups answer in the reference access service\'s format');
+    if (unauthenticatedLookup) {
+      log.warn(
+        { trustedNetworks: trustedNetworks.length > 0 ? trustedNetworks : 'loopback and private addresses' },
+        'compat.unauthenticatedLookup: /users/lookup and /users/retrieve answer WITHOUT a token to these client addresses',
+      );
+    }
+  }
   server.verifier.warmUp().catch((error: unknown) => {
     const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : String(error);
     log.warn({ cause }, 'token keys not reachable yet: authenticated requests answer 503 until they are');

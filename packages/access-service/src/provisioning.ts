@@ -17,6 +17,7 @@
  *   (inactive unless a rule activates it).
  */
 import { parseConfigText } from '@ianode/service';
+import { checkCompat, type CompatConfig } from './compat.js';
 import { readFileSync } from 'node:fs';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Directory } from './directory/directory.js';
@@ -83,8 +84,14 @@ export function checkProvisioning(value: unknown, source: string): ProvisioningC
   return { autoActivate: rules, ...(settings === undefined ? {} : { notifications: settings }) };
 }
 
-/** The access service's configuration file (`--config`): YAML or JSON with the `${VAR}` rule. */
-export function readAccessConfigFile(path: string, env: Readonly<Record<string, string | undefined>> = process.env): { provisioning: ProvisioningConfig } {
+/**
+ * The access service's configuration file (`--config`): YAML or JSON with the `${VAR}` rule.
+ * Sections: `provisioning` (above) and `compat` (src/compat.ts).
+ */
+export function readAccessConfigFile(
+  path: string,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): { provisioning: ProvisioningConfig; compat?: CompatConfig } {
   let document: unknown;
   try {
     document = parseConfigText(readFileSync(path, 'utf8'), { env, format: /\.json$/i.test(path) ? 'json' : 'yaml', source: 'the configuration' });
@@ -93,8 +100,10 @@ export function readAccessConfigFile(path: string, env: Readonly<Record<string, 
   }
   if (document === undefined || document === null) return { provisioning: {} };
   if (typeof document !== 'object' || Array.isArray(document)) throw new Error(`${path}: not a mapping`);
-  for (const key of Object.keys(document)) if (key !== 'provisioning') throw new Error(`${path}: unknown section ${JSON.stringify(key)} (expected provisioning)`);
-  return { provisioning: checkProvisioning((document as Record<string, unknown>).provisioning, path) };
+  const sections = new Set(['provisioning', 'compat']);
+  for (const key of Object.keys(document)) if (!sections.has(key)) throw new Error(`${path}: unknown section ${JSON.stringify(key)} (expected ${[...sections].join(', ')})`);
+  const compat = checkCompat((document as Record<string, unknown>).compat, path);
+  return { provisioning: checkProvisioning((document as Record<string, unknown>).provisioning, path), ...(compat === undefined ? {} : { compat }) };
 }
 
 export interface Provisioner {

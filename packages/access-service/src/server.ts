@@ -7,6 +7,8 @@ import { Directory } from './directory/directory.js';
 import { handleError } from './http/errors.js';
 import './http/context.js';
 import { registerAttributeRoutes } from './http/routes/attributes.js';
+import { checkListenHost, trustedClients } from './compat.js';
+import { registerCompatRoutes } from './http/routes/compat.js';
 import { registerGroupRoutes } from './http/routes/groups.js';
 import { registerHierarchyRoutes } from './http/routes/hierarchies.js';
 import { registerMetaRoutes } from './http/routes/meta.js';
@@ -80,6 +82,8 @@ export async function createAccessServer(config: AccessServerConfig): Promise<Ac
     throw error;
   }
   const adminGroup = config.adminGroup ?? DEFAULT_ADMIN_GROUP;
+  const compat = config.compat;
+  const trusted = compat === undefined ? () => false : trustedClients(compat);
   const linkByEmail = config.linkByEmail === true;
 
   // Request ids (`x-request-id`) and log redaction come with the service skeleton.
@@ -105,6 +109,12 @@ export async function createAccessServer(config: AccessServerConfig): Promise<Ac
   app.addHook('onRequest', async (request) => {
     const auth = request.routeOptions.config.auth ?? 'public';
     if (auth === 'public') return;
+    // compat.unauthenticatedLookup: a lookup WITHOUT a token from a trusted address (the socket's
+    // own, never a forwarded-for header) is served anonymously; a token, when sent, is verified.
+    if (auth === 'lookup' && request.headers.authorization === undefined && trusted(request.socket.remoteAddress)) {
+      request.anonymousLookup = true;
+      return;
+    }
     const token = await verifier.authenticate(request.headers.authorization);
     const resolution = directory.resolveSubject(sightingOf(token), { linkByEmail, create: false });
     if (resolution.user === undefined && resolution.conflict !== undefined) {
@@ -174,7 +184,9 @@ export async function createAccessServer(config: AccessServerConfig): Promise<Ac
     throw error;
   }
   registerMetaRoutes(app, directory);
-  registerSelfRoutes(app, directory, { linkByEmail, provisioner });
+  // compat: reference answers /users/lookup and /hierarchies/lookup in the reference's shapes instead.
+  registerSelfRoutes(app, directory, { linkByEmail, provisioner, lookup: compat === undefined });
+  if (compat !== undefined) registerCompatRoutes(app, directory, compat, { linkByEmail, provisioner });
   const notifications = config.provisioning?.notifications;
   if (notifications !== undefined) {
     // Verified against the user tokens' issuer and key cache (the verifier's), not a second JWKS client.
@@ -192,7 +204,7 @@ export async function createAccessServer(config: AccessServerConfig): Promise<Ac
       now: clock,
     });
   }
-  registerHierarchyRoutes(app, directory);
+  registerHierarchyRoutes(app, directory, { lookup: compat === undefined });
   registerUserRoutes(app, directory);
   registerGroupRoutes(app, directory);
   registerAttributeRoutes(app, directory);
@@ -212,7 +224,9 @@ export async function createAccessServer(config: AccessServerConfig): Promise<Ac
     seeded,
     provisioner,
     async listen(options = {}) {
-      return app.listen({ port: options.port ?? 0, host: options.host ?? '127.0.0.1' });
+      const host = options.host ?? '127.0.0.1';
+      checkListenHost(compat, host);
+      return app.listen({ port: options.port ?? 0, host });
     },
     close: () => app.close(),
   };

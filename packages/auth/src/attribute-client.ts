@@ -1,3 +1,4 @@
+import { readAttributes, UnreadableAttribute, type AttributeFormat, type AttributeValueParser } from './attribute-format.js';
 import { AuthError, invalidToken } from './errors.js';
 
 export interface AttributeClientOptions {
@@ -11,6 +12,15 @@ export interface AttributeClientOptions {
    * base address (then `/hierarchies/lookup/{name}` is appended). Default: derived from `baseUrl`.
    */
   hierarchyUrl?: string;
+  /**
+   * The format of the access service's answers (src/attribute-format.ts): `ianode` (SPEC §6),
+   * `reference` (the reference access service: quoted values, groups as `G:and` / `G:or`), or
+   * `auto` (decided per answer; the default when `parseAttributeValue` is given, else `ianode`).
+   * An answer the format cannot read fails closed (`ATTRIBUTES_UNAVAILABLE`, 503).
+   */
+  format?: AttributeFormat;
+  /** Reads one reference attribute-value (`@ianode/abac`'s `parseAttributeValue`, legacy on); needed to read the reference format. */
+  parseAttributeValue?: AttributeValueParser;
   /** How long answers are kept per user (and per hierarchy name); default 30 s. */
   cacheTtlMs?: number;
   /** Most users kept in the cache (default 10 000; the oldest entry goes first). */
@@ -90,6 +100,9 @@ export function createAttributeClient(options: AttributeClientOptions): Attribut
   const deadlineMs = options.deadlineMs ?? 5_000;
   const fetchFn = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
   const now = options.now ?? Date.now;
+  const parseAttributeValue = options.parseAttributeValue;
+  const format = options.format ?? (parseAttributeValue === undefined ? 'ianode' : 'auto');
+  if (format !== 'ianode' && parseAttributeValue === undefined) throw new TypeError(`attribute format ${format} needs parseAttributeValue (@ianode/abac)`);
   const userTemplate = userTemplateOf(options.baseUrl);
   const hierarchyTemplate = hierarchyTemplateOf(options.hierarchyUrl, options.baseUrl);
 
@@ -154,7 +167,13 @@ export function createAttributeClient(options: AttributeClientOptions): Attribut
     }
     // Only a real `false` marks an inactive entry; whatever it lists, it then holds nothing.
     if (answer?.active === false) return { attributes: [], status: 'inactive' };
-    return { attributes, status: 'known' };
+    try {
+      return { attributes: readAttributes(attributes, format, parseAttributeValue), status: 'known' };
+    } catch (cause) {
+      if (!(cause instanceof UnreadableAttribute)) throw cause;
+      // Never a partial list: one string the format cannot read fails the whole answer closed.
+      throw new AuthError('ATTRIBUTES_UNAVAILABLE', UNAVAILABLE, { cause: new Error(`${url}: unreadable attribute in the answer (${format} format): ${cause.message}`) });
+    }
   }
 
   async function fetchHierarchy(name: string, token: string | undefined): Promise<string[] | undefined> {
@@ -162,7 +181,10 @@ export function createAttributeClient(options: AttributeClientOptions): Attribut
     const { status, body } = await getJson(url, token);
     if (status === 401) throw invalidToken('rejected', new Error(`${url}: the access service refused the token`));
     if (status === 404) return undefined;
-    const tiers = (body as { tiers?: unknown } | null)?.tiers;
+    // ianode answers `{ name, tiers }`, the reference `{ uuid, name, tiers, readonly }`; RDF-ABAC
+    // also reads `levels` when there is no `tiers`.
+    const answer = body as { tiers?: unknown; levels?: unknown } | null;
+    const tiers = answer?.tiers ?? answer?.levels;
     if (!Array.isArray(tiers) || !tiers.every((t): t is string => typeof t === 'string')) {
       throw new AuthError('ATTRIBUTES_UNAVAILABLE', UNAVAILABLE, { cause: new Error(`${url}: no tiers list in the answer`) });
     }

@@ -23,5 +23,8 @@ export {
   type TokenVerifierOptions,
   type VerifiedToken,
 } from './verifier.js';
+export {
+  ATTRIBUTE_FORMATS, looksLikeReference, readAttributes, readReferenceAttributes, UnreadableAttribute, type AttributeFormat, type AttributeValueParser,
+} from './attribute-format.js';
 export { createAttributeClient, type AttributeClient, type AttributeClientOptions, type DirectoryStatus, type Resolved, type Subject } from './attribute-client.js';
 export { createRevocationList, type RevocationList, type RevocationListOptions } from './revocation.js';

@@ -5,7 +5,7 @@
  */
 import { readLabel, validateLabel } from '@ianode/abac';
 import { envFlag, envList, envValue, parseCorsOrigins, readConfigFile, type Env } from '@ianode/service';
-import type { TokenSource } from '@ianode/auth';
+import { ATTRIBUTE_FORMATS, type AttributeFormat, type TokenSource } from '@ianode/auth';
 import { resolveKafkaConfig, type KafkaConfig } from './kafka/config.js';
 
 /** Operations a caller may be allowed: query and graph-store reads (`read`), uploads, updates and patches (`write`). */
@@ -143,6 +143,12 @@ export interface SecurityConfig {
    */
   unknownUsers: UnknownUsers;
   /**
+   * The format of the access service's lookup answers (`USER_ATTRIBUTES_FORMAT`): `ianode` (its
+   * own, SPEC §6), `reference` (the reference access service's: `classification='S'`, groups as
+   * `G:and` / `G:or`), or `auto` (default: decided per answer). docs/graph-server.md "Configuration".
+   */
+  attributeFormat: AttributeFormat;
+  /**
    * Where tokens are read from, in order of preference: a header name and the scheme word before
    * the token (`prefix`, case-insensitive; empty or absent = the header holds the token as it is).
    * Default `[{ header: Authorization, prefix: Bearer }]`.
@@ -210,7 +216,7 @@ export function defaultConfig(): GraphServerConfig {
       queryMaxBytes: 1024 * 1024, queryMaxDepth: 200, resultRows: 1_000_000, requestsPerMinute: 0,
       bodyIdleTimeoutMs: 30_000, bodyTimeoutMs: 600_000, spoolMemoryBytes: 16 * 1024 * 1024, shutdownGraceMs: 30_000,
       queryWorkers: 0, queryQueue: 256 },
-    security: { attributeCacheMs: 30_000, unknownUsers: 'deny', tokenHeaders: [{ header: 'Authorization', prefix: 'Bearer' }] },
+    security: { attributeCacheMs: 30_000, unknownUsers: 'deny', attributeFormat: 'auto', tokenHeaders: [{ header: 'Authorization', prefix: 'Bearer' }] },
     writes: { allowUnreadableLabels: false },
     graphql: false,
     cors: { origins: [] },
@@ -259,6 +265,9 @@ export function resolveConfig(input: GraphServerConfigInput = {}): GraphServerCo
   }
   if (config.security.unknownUsers !== 'deny' && config.security.unknownUsers !== 'empty') {
     throw new TypeError(`security.unknownUsers must be deny or empty, got ${JSON.stringify(config.security.unknownUsers)}`);
+  }
+  if (!ATTRIBUTE_FORMATS.includes(config.security.attributeFormat)) {
+    throw new TypeError(`security.attributeFormat must be ${ATTRIBUTE_FORMATS.join(', ')}, got ${JSON.stringify(config.security.attributeFormat)}`);
   }
   config.security.tokenHeaders = checkTokenHeaders(config.security.tokenHeaders);
   if (typeof config.graphql !== 'boolean') throw new TypeError('graphql must be true or false');
@@ -337,6 +346,7 @@ export function securityFromEnv(env: Env = process.env): Partial<SecurityConfig>
     clientIds: envList(env, 'TOKEN_CLIENT_IDS'),
     acceptAccessTokens: envFlag(env, 'ACCEPT_ACCESS_TOKENS'),
     revocationUrl: get('REVOCATION_URL'),
+    attributeFormat: get('USER_ATTRIBUTES_FORMAT') as AttributeFormat | undefined,
   };
 }
 

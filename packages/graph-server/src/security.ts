@@ -4,7 +4,7 @@
  * `LabelEvaluator` whose `isVisible` is the predicate of the caller's store view. Open mode
  * answers an "everyone sees everything" caller instead.
  */
-import { AttributeSet, Hierarchy, LabelEvaluator } from '@ianode/abac';
+import { AttributeSet, Hierarchy, LabelEvaluator, parseAttributeValue } from '@ianode/abac';
 import {
   AuthError, createAttributeClient, createRevocationList, createTokenVerifier, tokenFromHeaders, type AttributeClient, type RequestHeaders, type RevocationList, type TokenVerifier,
 } from '@ianode/auth';
@@ -120,6 +120,9 @@ export function createSecurity(options: SecurityOptions): Security {
     baseUrl: security.userAttributesUrl,
     ...(security.attributeHierarchyUrl ? { hierarchyUrl: security.attributeHierarchyUrl } : {}),
     cacheTtlMs: security.attributeCacheMs,
+    // The reference's answers are read with RDF-ABAC's rules, legacy fallback on (as the reference).
+    format: security.attributeFormat ?? 'auto',
+    parseAttributeValue: (text) => parseAttributeValue(text, { legacy: true }),
     ...(fetchFn ? { fetch: fetchFn } : {}),
     ...(options.now ? { now: options.now } : {}),
   });

@@ -168,6 +168,16 @@ export class Directory {
     return id === undefined ? undefined : this.getUser(id);
   }
 
+  /** Ids of the entries linked to `subject` under any issuer (reference `/users/retrieve/{sub}`). */
+  idsBySubject(subject: string): string[] {
+    return this.db.prepare('SELECT user_id FROM user_subjects WHERE subject = ? ORDER BY user_id').pluck().all(subject) as string[];
+  }
+
+  /** Ids of the entries whose e-mail address is `email`, ignoring case (reference `/users/lookup/{email}`). */
+  idsByEmail(email: string): string[] {
+    return this.db.prepare('SELECT id FROM users WHERE lower(email) = lower(?) ORDER BY id').pluck().all(email) as string[];
+  }
+
   /**
    * The directory entry of a token identity. In order: the entry linked to (iss, sub); else, when
    * `linkByEmail` is on and the token says `email_verified: true`, the one entry whose e-mail

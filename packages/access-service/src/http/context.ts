@@ -1,8 +1,11 @@
 import type { VerifiedToken } from '@ianode/auth';
 import type { Resolution } from '../directory/types.js';
 
-/** Who may call a route. */
-export type RouteAuth = 'public' | 'user' | 'admin';
+/**
+ * Who may call a route. `lookup`: as `user`, except that a request WITHOUT a token from a trusted
+ * client address is let in anonymously when `compat.unauthenticatedLookup` is on (src/compat.ts).
+ */
+export type RouteAuth = 'public' | 'user' | 'admin' | 'lookup';
 
 /** The authenticated caller of a request. */
 export interface Caller {
@@ -33,6 +36,8 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     caller?: Caller;
+    /** True when a `lookup` route was let in without a token (compat.unauthenticatedLookup). */
+    anonymousLookup?: boolean;
     auditDetail?: AuditDetail;
   }
 }

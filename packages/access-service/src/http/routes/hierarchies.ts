@@ -7,8 +7,9 @@ const nameParam = param('name', 'The hierarchy name (the attribute it orders)');
 const notFoundReply = { 404: { ...errorReply, description: 'Unknown hierarchy' } };
 
 /** `GET /hierarchies/lookup/{name}` and the admin API over hierarchies (SPEC §6). */
-export function registerHierarchyRoutes(app: FastifyInstance, directory: Directory): void {
-  app.get<{ Params: { name: string } }>(
+export function registerHierarchyRoutes(app: FastifyInstance, directory: Directory, options: { lookup?: boolean } = {}): void {
+  // Under compat: reference the lookup is src/http/routes/compat.ts's.
+  if (options.lookup !== false) app.get<{ Params: { name: string } }>(
     '/hierarchies/lookup/:name',
     {
       config: { auth: 'public' },

@@ -26,7 +26,7 @@ export function sightingOf(token: VerifiedToken): Sighting {
 }
 
 /** `GET /whoami` and `GET /users/lookup/{user}` (SPEC §6). */
-export function registerSelfRoutes(app: FastifyInstance, directory: Directory, options: { linkByEmail: boolean; provisioner: Provisioner }): void {
+export function registerSelfRoutes(app: FastifyInstance, directory: Directory, options: { linkByEmail: boolean; provisioner: Provisioner; lookup?: boolean }): void {
   const { provisioner } = options;
   app.get(
     '/whoami',
@@ -72,6 +72,8 @@ export function registerSelfRoutes(app: FastifyInstance, directory: Directory, o
     },
   );
 
+  // Left to src/http/routes/compat.ts under compat: reference.
+  if (options.lookup === false) return;
   app.get<{ Params: { user: string } }>(
     '/users/lookup/:user',
     {
