@@ -78,7 +78,7 @@ interface KafkaSettings {
   replicaId?: string;
 }
 
-async function graphServer(options: { kafka?: KafkaSettings; storage?: string; secure?: boolean } = {}): Promise<{ server: GraphServer; base: string }> {
+async function graphServer(options: { kafka?: KafkaSettings; storage?: string; secure?: boolean; logLines?: string[] } = {}): Promise<{ server: GraphServer; base: string }> {
   const secure = options.secure !== false;
   const security = secure ? { jwksUrl: `${jwks.url}/jwks.json`, openIdProviderUrl: ISSUER, userAttributesUrl: access.url, clientIds: [CLIENT] } : {};
   const kafka = options.kafka === undefined
@@ -96,7 +96,10 @@ async function graphServer(options: { kafka?: KafkaSettings; storage?: string; s
     };
   const server = await createGraphServer(
     { security, dataset: { name: 'ds', defaultLabel: '!', ...(options.storage ? { storage: options.storage } : {}), ...(kafka ? { kafka } : {}) }, limits: { queryWorkers: 1 } },
-    { logger: false, jwksCooldownMs: 0 },
+    {
+      logger: options.logLines ? { level: 'warn', stream: { write: (line: string) => void options.logLines!.push(line) } } : false,
+      jwksCooldownMs: 0,
+    },
   );
   servers.push(server);
   return { server, base: await server.listen({ port: 0 }) };
@@ -128,6 +131,31 @@ async function http(base: string, method: string, url: string, options: { user?:
   const response = await fetch(base + url, { method, headers, ...(options.body === undefined ? {} : { body: options.body }) });
   const text = await response.text();
   return { status: response.status, headers: response.headers, text, json: () => JSON.parse(text) };
+}
+
+/** The graph server as operators run it (`dist/main.js --config`), open mode; resolves with its URL. */
+async function spawnGraph(config: string): Promise<{ child: ChildProcess; base: string }> {
+  const child = spawn(process.execPath, [path.join(root, 'packages/graph-server/dist/main.js'), '--config', config, '--port', '0'], {
+    env: { ...process.env, JWKS_URL: 'disabled', LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.add(child);
+  const base = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /"url":"(http:\/\/[^"]+)"/.exec(out);
+      if (m) resolve(m[1]!);
+    });
+    child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+    child.on('exit', (code) => reject(new Error(`graph server exited ${code}: ${out.slice(-2000)}`)));
+  });
+  return { child, base };
+}
+
+async function killHard(child: ChildProcess): Promise<void> {
+  child.kill('SIGKILL');
+  if (child.exitCode === null && child.signalCode === null) await new Promise((resolve) => child.once('exit', resolve));
+  children.delete(child);
 }
 
 const ALL_QUADS = 'SELECT ?g ?s ?p ?o WHERE { { ?s ?p ?o } UNION { GRAPH ?g { ?s ?p ?o } } }';
@@ -235,8 +263,13 @@ describe('a malformed message', () => {
     await send(p, topic, good(3), { 'Content-Type': 'text/turtle', 'Security-Label': 'ianode_read' });
     await send(p, topic, good(4), { 'Content-Type': 'application/x-unknown' });
     await p.close();
-    const { base } = await graphServer({ kafka: { topic } });
+    const logLines: string[] = [];
+    const { base } = await graphServer({ kafka: { topic }, logLines });
     const status = await until(base, (s) => s.state === 'stopped');
+    // The log names the offset and the reason, and says the connector stopped there.
+    const logged = logLines.map((l) => JSON.parse(l) as { offset?: string; reason?: string; msg: string });
+    expect(logged.some((l) => l.offset === String(bad) && /line 1/i.test(l.reason ?? '') && /cannot be applied/.test(l.msg))).toBe(true);
+    expect(logged.some((l) => l.offset === String(bad) && /connector stopped at offset/.test(l.msg))).toBe(true);
     expect(status.error?.offset).toBe(String(bad));
     expect(status.error?.reason).toMatch(/line 1/i);
     expect(status.partitions[0]!.applied).toBe(String(bad - 1n));
@@ -360,23 +393,7 @@ describe('a replica killed during a stream', () => {
     const storage = path.join(tempDir(), 'store');
     const config = path.join(tempDir(), 'graph.json');
     writeFileSync(config, JSON.stringify({ dataset: { name: 'ds', storage, kafka: { topic, brokers: cluster.bootstrap, writes: 'direct', fetchWaitMs: 100, fetchMessages: 5 } }, limits: { queryWorkers: 1 } }));
-    const start = async (): Promise<{ child: ChildProcess; base: string }> => {
-      const child = spawn(process.execPath, [path.join(root, 'packages/graph-server/dist/main.js'), '--config', config, '--port', '0'], {
-        env: { ...process.env, JWKS_URL: 'disabled', LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      children.add(child);
-      const base = await new Promise<string>((resolve, reject) => {
-        let out = '';
-        child.stdout!.on('data', (d: Buffer) => {
-          out += d.toString();
-          const m = /"url":"(http:\/\/[^"]+)"/.exec(out);
-          if (m) resolve(m[1]!);
-        });
-        child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-        child.on('exit', (code) => reject(new Error(`graph server exited ${code}: ${out.slice(-2000)}`)));
-      });
-      return { child, base };
-    };
+    const start = () => spawnGraph(config);
     const N = 400;
     const counter = (i: number) =>
       `PREFIX ex: <http://example/> DELETE { ex:counter ex:n ?n } INSERT { ex:counter ex:n ?m . ex:marker${i} ex:seen ${i} } WHERE { OPTIONAL { ex:counter ex:n ?c } BIND(COALESCE(?c, 0) AS ?n) BIND(?n + 1 AS ?m) }`;
@@ -385,9 +402,7 @@ describe('a replica killed during a stream', () => {
     // A stream: the first 100 messages while it runs, killed while it applies them, then the rest.
     for (let i = 0; i < 100; i++) await send(p, topic, counter(i), { 'Content-Type': 'application/sparql-update' });
     await until(first.base, (s) => s.partitions[0]!.applied !== null && BigInt(s.partitions[0]!.applied) >= 40n);
-    first.child.kill('SIGKILL');
-    await new Promise((resolve) => first.child.once('exit', resolve));
-    children.delete(first.child);
+    await killHard(first.child);
     for (let i = 100; i < N; i++) await send(p, topic, counter(i), { 'Content-Type': 'application/sparql-update' });
     await p.close();
     first = await start();
@@ -415,20 +430,28 @@ describe('three brokers', () => {
     await three?.stop();
   });
 
-  it('one broker killed: ingestion goes on', async () => {
+  it('one broker and one replica killed: ingestion goes on, the restarted replica converges', async () => {
     const topic = `ianode-three-${process.pid}`;
     await three.createTopic(topic, { partitions: 1, replicationFactor: 3 });
-    const { base } = await graphServer({ kafka: { topic, bootstrap: three.bootstrap, writes: 'direct' } });
+    const { base } = await graphServer({ kafka: { topic, bootstrap: three.bootstrap, writes: 'direct' }, secure: false });
+    const config = path.join(tempDir(), 'replica.json');
+    writeFileSync(config, JSON.stringify({ dataset: { name: 'ds', storage: path.join(tempDir(), 'store'), kafka: { topic, brokers: three.bootstrap, writes: 'direct', fetchWaitMs: 100 } }, limits: { queryWorkers: 1 } }));
+    let replica = await spawnGraph(config);
     const p = producer(three.bootstrap);
     const line = (i: number) => `<http://example/b${i}> <http://example/p> "${i}" .`;
     for (let i = 0; i < 20; i++) await send(p, topic, line(i), { 'Content-Type': 'application/n-triples', 'Security-Label': 'ianode_read' });
     await until(base, appliedAtLeast(19n));
     await three.kill(three.brokers[0]!.id);
+    await killHard(replica.child);
     let last = 0n;
     for (let i = 20; i < 40; i++) last = await send(p, topic, line(i), { 'Content-Type': 'application/n-triples', 'Security-Label': 'ianode_read' });
     await p.close();
     await until(base, appliedAtLeast(last));
-    const lines = await view(base, 'admin@test');
+    replica = await spawnGraph(config); // two brokers of three, and the store it had
+    await until(replica.base, appliedAtLeast(last));
+    const lines = await view(base, undefined);
     expect(lines.filter((l) => l.includes('example/b'))).toHaveLength(40);
+    expect(await view(replica.base, undefined)).toEqual(lines);
+    replica.child.kill('SIGTERM');
   });
 });
