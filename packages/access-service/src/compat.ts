@@ -193,14 +193,9 @@ export function singleQuoted(text: string): string {
  */
 export function referenceAttributes(config: CompatConfig, user: UserRecord, tokenGroups: readonly string[]): string[] {
   if (!user.active) return [];
-  const out: string[] = [];
-  const seen = new Set<string>();
-  const add = (attribute: string) => {
-    if (!seen.has(attribute)) {
-      seen.add(attribute);
-      out.push(attribute);
-    }
-  };
+  // A Set keeps the first-seen order: the attributes in order, each once.
+  const out = new Set<string>();
+  const add = (attribute: string) => out.add(attribute);
   for (const [name, values] of Object.entries(user.attributes)) {
     const dataName = dataNameOf(config, name);
     if (dataName === null) continue;
@@ -210,7 +205,7 @@ export function referenceAttributes(config: CompatConfig, user: UserRecord, toke
   const groups = effectiveGroups(user, tokenGroups);
   for (const group of groups) add(`${group}:and`);
   for (const group of groups) add(`${group}:or`);
-  return out;
+  return [...out];
 }
 
 /** A stable UUID for a hierarchy (the reference answers its database id; ianode has none). */

@@ -39,14 +39,9 @@ const GROUP_FORM = /^(.+):(and|or)$/s;
  * (empty, or holding `=`): an attribute is never silently dropped or changed.
  */
 export function readReferenceAttributes(strings: readonly string[], parse: AttributeValueParser): string[] {
-  const out: string[] = [];
-  const seen = new Set<string>();
-  const add = (attribute: string) => {
-    if (!seen.has(attribute)) {
-      seen.add(attribute);
-      out.push(attribute);
-    }
-  };
+  // A Set keeps the first-seen order: the attributes in order, each once.
+  const out = new Set<string>();
+  const add = (attribute: string) => out.add(attribute);
   for (const text of strings) {
     let name: string;
     let value: string | undefined;
@@ -64,7 +59,7 @@ export function readReferenceAttributes(strings: readonly string[], parse: Attri
     const group = GROUP_FORM.exec(name);
     if (group) add(group[1]!);
   }
-  return out;
+  return [...out];
 }
 
 /**

@@ -8,19 +8,14 @@ import type { UserRecord } from './types.js';
  */
 export function dataAttributes(user: UserRecord, tokenGroups: readonly string[]): string[] {
   if (!user.active) return [];
-  const out: string[] = [];
-  const seen = new Set<string>();
-  const add = (attribute: string) => {
-    if (!seen.has(attribute)) {
-      seen.add(attribute);
-      out.push(attribute);
-    }
-  };
+  // A Set keeps the first-seen order: the attributes in order, each once.
+  const out = new Set<string>();
+  const add = (attribute: string) => out.add(attribute);
   for (const [name, values] of Object.entries(user.attributes)) {
     for (const value of values) add(`${name}=${value}`);
   }
   for (const group of effectiveGroups(user, tokenGroups)) add(group);
-  return out;
+  return [...out];
 }
 
 /** Token groups followed by directory memberships, without duplicates or names holding `=`. */
