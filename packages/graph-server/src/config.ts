@@ -7,8 +7,9 @@ import { readLabel, validateLabel } from '@ianode/abac';
 import { envFlag, envList, envValue, parseCorsOrigins, readConfigFile, type Env } from '@ianode/service';
 import type { TokenSource } from '@ianode/auth';
 
-/** Operations a caller may be allowed: query and graph-store reads (`read`), uploads and updates (`write`). */
-export type Operation = 'read' | 'write';
+/** Operations a caller may be allowed: query and graph-store reads (`read`), uploads and updates
+ * (`write`), and the administrators' reads such as the labels dump (`admin`). */
+export type Operation = 'read' | 'write' | 'admin';
 
 export interface DatasetConfig {
   /** Path segment of the dataset (`/ds`). */
@@ -196,7 +197,7 @@ export function defaultConfig(): GraphServerConfig {
     dataset: {
       name: 'ds',
       defaultLabel: '!',
-      permissions: { read: 'ianode_read | ianode_admin', write: 'ianode_admin' },
+      permissions: { read: 'ianode_read | ianode_admin', write: 'ianode_admin', admin: 'ianode_admin' },
       labels: { legacy: true },
       checkpointBytes: 64 * 1024 * 1024,
       checkpointIntervalMs: 15 * 60_000,
@@ -239,7 +240,9 @@ export function resolveConfig(input: GraphServerConfigInput = {}): GraphServerCo
   } catch (error) {
     throw new TypeError(`dataset.defaultLabel: ${(error as Error).message}`);
   }
-  for (const [field, label] of [['dataset.permissions.read', config.dataset.permissions.read], ['dataset.permissions.write', config.dataset.permissions.write]] as const) {
+  for (const operation of ['read', 'write', 'admin'] as const) {
+    const field = `dataset.permissions.${operation}`;
+    const label = config.dataset.permissions[operation];
     if (typeof label !== 'string') throw new TypeError(`${field} must be a label expression`);
     try {
       validateLabel(label);

@@ -62,7 +62,7 @@ export interface SecurityOptions {
   jwksCooldownMs?: number;
 }
 
-const OPERATION_WORDS: Record<Operation, string> = { read: 'read (query)', write: 'write (upload/update)' };
+const OPERATION_WORDS: Record<Operation, string> = { read: 'read (query)', write: 'write (upload/update)', admin: 'administer (labels)' };
 
 export function createSecurity(options: SecurityOptions): Security {
   const { security, permissions, datasetName } = options;

@@ -14,6 +14,7 @@ import type { RouteContext } from './routes/context.js';
 import { registerGraphql } from './routes/graphql.js';
 import { registerGraphStore } from './routes/gsp.js';
 import { registerHealth } from './routes/health.js';
+import { registerLabelsAndShacl } from './routes/labels-shacl.js';
 import { closeAfterReply } from './routes/respond.js';
 import { registerSparql } from './routes/sparql.js';
 import { registerUpload } from './routes/upload.js';
@@ -215,6 +216,8 @@ export async function createGraphServer(input: GraphServerConfigInput | GraphSer
       sparql: (caller, job) => pool.sparql(job, jobCaller(caller)),
       graphql: (caller, job) => pool.graphql(job, jobCaller(caller)),
       graph: (caller, job) => pool.graph(job, jobCaller(caller)),
+      labels: (caller, job) => pool.labels(job, jobCaller(caller)),
+      shacl: (caller, job) => pool.shacl(job, jobCaller(caller)),
     },
     writer: createWriter(store, { defaultLabel: config.dataset.defaultLabel, allowUnreadableLabels: config.writes.allowUnreadableLabels }),
     bodies: {
@@ -236,6 +239,7 @@ export async function createGraphServer(input: GraphServerConfigInput | GraphSer
   registerUpload(app, ctx);
   registerGraphStore(app, ctx);
   registerGraphql(app, ctx);
+  registerLabelsAndShacl(app, ctx);
   app.addHook('onClose', async () => {
     await pool.close();
     storeClosed = true;
