@@ -25,3 +25,4 @@ export {
 } from './verifier.js';
 export { createAttributeClient, type AttributeClient, type AttributeClientOptions, type DirectoryStatus, type Resolved, type Subject } from './attribute-client.js';
 export { createRevocationList, type RevocationList, type RevocationListOptions } from './revocation.js';
+export { AWS_JWKS_PREFIX, awsAlbKeyUrl, awsRegionOf, createAlbTokenVerifier, type AlbTokenVerifierOptions } from './aws-alb.js';

@@ -104,6 +104,11 @@ export interface LimitsConfig {
 export interface SecurityConfig {
   /** `JWKS_URL`; undefined or `disabled` = open mode. */
   jwksUrl?: string | undefined;
+  /**
+   * `AWS_ALB_ARNS` (comma-separated): with `JWKS_URL=aws:<region>`, the ARNs of the load balancers
+   * whose tokens are accepted (the token header's `signer`). Required in that form.
+   */
+  albSigners?: string[] | undefined;
   /** `OPENID_PROVIDER_URL`: the issuer a token must name. */
   openIdProviderUrl?: string | undefined;
   /** `USER_ATTRIBUTES_URL`: the access service (base or template with `{user}`). */
@@ -336,6 +341,7 @@ export function securityFromEnv(env: Env = process.env): Partial<SecurityConfig>
     clientIds: envList(env, 'TOKEN_CLIENT_IDS'),
     acceptAccessTokens: envFlag(env, 'ACCEPT_ACCESS_TOKENS'),
     revocationUrl: get('REVOCATION_URL'),
+    albSigners: envList(env, 'AWS_ALB_ARNS'),
   };
 }
 

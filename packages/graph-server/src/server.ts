@@ -41,6 +41,9 @@ export interface GraphServerOptions {
   now?: () => number;
   /** Unknown-`kid` JWKS refetch cool-down (default 30 s). */
   jwksCooldownMs?: number;
+  /** `JWKS_URL=aws:<region>`: the URL of a load-balancer key by region and kid (tests point it at a
+   * local key server; default AWS's). */
+  awsKeyUrl?: (region: string, kid: string) => string;
   /** Secure mode: check the access service at start (default true). */
   checkAccessService?: boolean;
   /** Secure mode: keep retrying the access-service check for this long (ms; default 0 = once). */
@@ -84,6 +87,7 @@ export async function createGraphServer(input: GraphServerConfigInput | GraphSer
     ...(options.fetch ? { fetch: options.fetch } : {}),
     ...(options.now ? { now: options.now } : {}),
     ...(options.jwksCooldownMs === undefined ? {} : { jwksCooldownMs: options.jwksCooldownMs }),
+    ...(options.awsKeyUrl ? { awsKeyUrl: options.awsKeyUrl } : {}),
   });
   if (security.secure && options.checkAccessService !== false) await waitForAccessService(security, options.waitForAccessServiceMs ?? 0);
 
