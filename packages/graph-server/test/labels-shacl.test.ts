@@ -150,7 +150,7 @@ describe('POST /ds/shacl (TestShaclABAC)', () => {
     return c[0]!.object.value === 'true';
   };
 
-  it('givenNoAuthorizationHeader: refused (401 here, 400 in the reference: kept difference)', async () => {
+  it('[kept difference] givenNoAuthorizationHeader: refused with 401 (the reference answers 400)', async () => {
     expect((await shacl(undefined, GOOD)).status).toBe(401);
   });
 
