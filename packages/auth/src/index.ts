@@ -28,3 +28,4 @@ export {
 } from './attribute-format.js';
 export { createAttributeClient, type AttributeClient, type AttributeClientOptions, type DirectoryStatus, type Resolved, type Subject } from './attribute-client.js';
 export { createRevocationList, type RevocationList, type RevocationListOptions } from './revocation.js';
+export { AWS_JWKS_PREFIX, awsAlbKeyUrl, awsRegionOf, createAlbTokenVerifier, type AlbTokenVerifierOptions } from './aws-alb.js';

@@ -8,8 +8,9 @@ import { envFlag, envList, envValue, parseCorsOrigins, readConfigFile, type Env 
 import { ATTRIBUTE_FORMATS, type AttributeFormat, type TokenSource } from '@ianode/auth';
 import { resolveKafkaConfig, type KafkaConfig } from './kafka/config.js';
 
-/** Operations a caller may be allowed: query and graph-store reads (`read`), uploads, updates and patches (`write`). */
-export type Operation = 'read' | 'write';
+/** Operations a caller may be allowed: query and graph-store reads (`read`), uploads, updates and
+ * patches (`write`), and the administrators' reads such as the labels dump (`admin`). */
+export type Operation = 'read' | 'write' | 'admin';
 
 export interface DatasetConfig {
   /** Path segment of the dataset (`/ds`). */
@@ -106,6 +107,11 @@ export interface LimitsConfig {
 export interface SecurityConfig {
   /** `JWKS_URL`; undefined or `disabled` = open mode. */
   jwksUrl?: string | undefined;
+  /**
+   * `AWS_ALB_ARNS` (comma-separated): with `JWKS_URL=aws:<region>`, the ARNs of the load balancers
+   * whose tokens are accepted (the token header's `signer`). Required in that form.
+   */
+  albSigners?: string[] | undefined;
   /** `OPENID_PROVIDER_URL`: the issuer a token must name. */
   openIdProviderUrl?: string | undefined;
   /** `USER_ATTRIBUTES_URL`: the access service (base or template with `{user}`). */
@@ -205,7 +211,7 @@ export function defaultConfig(): GraphServerConfig {
     dataset: {
       name: 'ds',
       defaultLabel: '!',
-      permissions: { read: 'ianode_read | ianode_admin', write: 'ianode_admin' },
+      permissions: { read: 'ianode_read | ianode_admin', write: 'ianode_admin', admin: 'ianode_admin' },
       labels: { legacy: true },
       checkpointBytes: 64 * 1024 * 1024,
       checkpointIntervalMs: 15 * 60_000,
@@ -249,7 +255,9 @@ export function resolveConfig(input: GraphServerConfigInput = {}): GraphServerCo
   } catch (error) {
     throw new TypeError(`dataset.defaultLabel: ${(error as Error).message}`);
   }
-  for (const [field, label] of [['dataset.permissions.read', config.dataset.permissions.read], ['dataset.permissions.write', config.dataset.permissions.write]] as const) {
+  for (const operation of ['read', 'write', 'admin'] as const) {
+    const field = `dataset.permissions.${operation}`;
+    const label = config.dataset.permissions[operation];
     if (typeof label !== 'string') throw new TypeError(`${field} must be a label expression`);
     try {
       validateLabel(label);
@@ -347,6 +355,7 @@ export function securityFromEnv(env: Env = process.env): Partial<SecurityConfig>
     acceptAccessTokens: envFlag(env, 'ACCEPT_ACCESS_TOKENS'),
     revocationUrl: get('REVOCATION_URL'),
     attributeFormat: get('USER_ATTRIBUTES_FORMAT') as AttributeFormat | undefined,
+    albSigners: envList(env, 'AWS_ALB_ARNS'),
   };
 }
 

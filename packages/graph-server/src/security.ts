@@ -6,7 +6,7 @@
  */
 import { AttributeSet, Hierarchy, LabelEvaluator, parseAttributeValue } from '@ianode/abac';
 import {
-  AuthError, createAttributeClient, createRevocationList, createTokenVerifier, tokenFromHeaders, type AttributeClient, type RequestHeaders, type RevocationList, type TokenVerifier,
+  AuthError, AWS_JWKS_PREFIX, awsRegionOf, createAlbTokenVerifier, createAttributeClient, createRevocationList, createTokenVerifier, tokenFromHeaders, type AttributeClient, type RequestHeaders, type RevocationList, type TokenVerifier,
 } from '@ianode/auth';
 import type { LabelPredicate } from '@ianode/rdf';
 import type { Operation, SecurityConfig } from './config.js';
@@ -60,9 +60,13 @@ export interface SecurityOptions {
   now?: () => number;
   /** Key-set age under which an unknown `kid` is not refetched (default 1 s; a failed fetch never delays). */
   jwksCooldownMs?: number;
+  /** `JWKS_URL=aws:<region>`: where the key of a `kid` is fetched (tests; default AWS's URL). */
+  awsKeyUrl?: (region: string, kid: string) => string;
 }
 
-const OPERATION_WORDS: Record<Operation, string> = { read: 'read (query)', write: 'write (upload/update/patch)' };
+const DEFAULT_TOKEN_HEADERS = [{ header: 'Authorization', prefix: 'Bearer' }];
+
+const OPERATION_WORDS: Record<Operation, string> = { read: 'read (query)', write: 'write (upload/update/patch)', admin: 'administer (labels)' };
 
 export function createSecurity(options: SecurityOptions): Security {
   const { security, permissions, datasetName } = options;
@@ -76,11 +80,12 @@ export function createSecurity(options: SecurityOptions): Security {
     const everyone: Caller = { id: 'anonymous', user: 'anonymous', attributes: [], may: () => true, visible: undefined, grant: undefined };
     return { secure, verifier: undefined, attributes: undefined, revocations: undefined, require, authenticate: async () => everyone, checkAccessService: async () => {} };
   }
-  if (/^aws:/i.test(security.jwksUrl!)) {
-    // The reference's AWS load-balancer form (keys fetched by kid as PEM); not supported yet
-    // (docs/graph-server.md, "Decisions"): refused at start rather than 503 on every request.
+  const aws = AWS_JWKS_PREFIX.test(security.jwksUrl!);
+  // The reference's AWS load-balancer form: region checked at start (a TypeError names it).
+  const awsRegion = aws ? awsRegionOf(security.jwksUrl!) : undefined;
+  if (aws && (security.albSigners === undefined || security.albSigners.length === 0)) {
     throw new TypeError(
-      `JWKS_URL=${security.jwksUrl} (the reference's AWS load-balancer key form) is not supported: set JWKS_URL to a JSON Web Key Set URL`,
+      `JWKS_URL=${security.jwksUrl} needs the ARNs of the load balancers whose tokens are accepted: set AWS_ALB_ARNS (comma-separated) or security.albSigners (any load balancer of the region signs with the same keys)`,
     );
   }
   if (security.userAttributesUrl === undefined || security.userAttributesUrl === '') {
@@ -104,18 +109,32 @@ export function createSecurity(options: SecurityOptions): Security {
           ...(fetchFn ? { fetch: fetchFn } : {}),
           ...(options.now ? { now: options.now } : {}),
         });
-  const verifier = createTokenVerifier({
-    ...(revocations === undefined ? {} : { isRevoked: (claims) => revocations.isRevoked(claims) }),
-    jwksUrl: security.jwksUrl!,
-    ...(security.openIdProviderUrl ? { issuer: security.openIdProviderUrl.replace(/\/+$/, '') } : {}),
-    ...(security.userClaims ? { userClaims: security.userClaims } : {}),
-    ...(security.groupsClaim ? { groupsClaim: security.groupsClaim } : {}),
-    clientIds,
-    tokenUses: security.acceptAccessTokens === true ? ['id', 'access'] : ['id'],
-    ...(fetchFn ? { fetch: fetchFn } : {}),
-    ...(options.now ? { now: options.now } : {}),
-    ...(options.jwksCooldownMs === undefined ? {} : { cooldownMs: options.jwksCooldownMs }),
-  });
+  const isRevoked = revocations === undefined ? {} : { isRevoked: (claims: Parameters<RevocationList['isRevoked']>[0]) => revocations.isRevoked(claims) };
+  const claimMapping = { ...(security.userClaims ? { userClaims: security.userClaims } : {}), ...(security.groupsClaim ? { groupsClaim: security.groupsClaim } : {}) };
+  const verifier = awsRegion !== undefined
+    ? createAlbTokenVerifier({
+        ...isRevoked,
+        ...claimMapping,
+        region: awsRegion,
+        signers: security.albSigners!,
+        clientIds,
+        ...(security.openIdProviderUrl ? { issuer: security.openIdProviderUrl.replace(/\/+$/, '') } : {}),
+        ...(options.awsKeyUrl ? { keyUrl: options.awsKeyUrl } : {}),
+        ...(fetchFn ? { fetch: fetchFn } : {}),
+        ...(options.now ? { now: options.now } : {}),
+        ...(options.jwksCooldownMs === undefined ? {} : { cooldownMs: options.jwksCooldownMs }),
+      })
+    : createTokenVerifier({
+        ...isRevoked,
+        ...claimMapping,
+        jwksUrl: security.jwksUrl!,
+        ...(security.openIdProviderUrl ? { issuer: security.openIdProviderUrl.replace(/\/+$/, '') } : {}),
+        clientIds,
+        tokenUses: security.acceptAccessTokens === true ? ['id', 'access'] : ['id'],
+        ...(fetchFn ? { fetch: fetchFn } : {}),
+        ...(options.now ? { now: options.now } : {}),
+        ...(options.jwksCooldownMs === undefined ? {} : { cooldownMs: options.jwksCooldownMs }),
+      });
   const attributes = createAttributeClient({
     baseUrl: security.userAttributesUrl,
     ...(security.attributeHierarchyUrl ? { hierarchyUrl: security.attributeHierarchyUrl } : {}),
@@ -127,7 +146,11 @@ export function createSecurity(options: SecurityOptions): Security {
     ...(options.now ? { now: options.now } : {}),
   });
 
-  const tokenHeaders = security.tokenHeaders ?? [{ header: 'Authorization', prefix: 'Bearer' }];
+  // Behind an AWS load balancer the token is its `x-amzn-oidc-data` header (no prefix), unless
+  // security.tokenHeaders names other sources than the default.
+  const configured = security.tokenHeaders ?? DEFAULT_TOKEN_HEADERS;
+  const isDefault = configured.length === 1 && configured[0]!.header.toLowerCase() === 'authorization' && (configured[0]!.prefix ?? '').toLowerCase() === 'bearer';
+  const tokenHeaders = aws && isDefault ? [{ header: 'X-Amzn-Oidc-Data', prefix: '' }] : configured;
   const unknownUsers = security.unknownUsers ?? 'deny';
 
   async function authenticate(headers: RequestHeaders): Promise<Caller> {

@@ -14,6 +14,7 @@ import type { RouteContext } from './routes/context.js';
 import { registerGraphql } from './routes/graphql.js';
 import { registerGraphStore } from './routes/gsp.js';
 import { registerHealth } from './routes/health.js';
+import { registerLabelsAndShacl } from './routes/labels-shacl.js';
 import { closeAfterReply } from './routes/respond.js';
 import { registerSparql } from './routes/sparql.js';
 import { registerPatch } from './routes/patch.js';
@@ -42,6 +43,9 @@ export interface GraphServerOptions {
   now?: () => number;
   /** Unknown-`kid` JWKS refetch cool-down (default 30 s). */
   jwksCooldownMs?: number;
+  /** `JWKS_URL=aws:<region>`: the URL of a load-balancer key by region and kid (tests point it at a
+   * local key server; default AWS's). */
+  awsKeyUrl?: (region: string, kid: string) => string;
   /** Secure mode: check the access service at start (default true). */
   checkAccessService?: boolean;
   /** Secure mode: keep retrying the access-service check for this long (ms; default 0 = once). */
@@ -85,6 +89,7 @@ export async function createGraphServer(input: GraphServerConfigInput | GraphSer
     ...(options.fetch ? { fetch: options.fetch } : {}),
     ...(options.now ? { now: options.now } : {}),
     ...(options.jwksCooldownMs === undefined ? {} : { jwksCooldownMs: options.jwksCooldownMs }),
+    ...(options.awsKeyUrl ? { awsKeyUrl: options.awsKeyUrl } : {}),
   });
   if (security.secure && options.checkAccessService !== false) await waitForAccessService(security, options.waitForAccessServiceMs ?? 0);
 
@@ -233,6 +238,8 @@ export async function createGraphServer(input: GraphServerConfigInput | GraphSer
       sparql: (caller, job) => pool.sparql(job, jobCaller(caller)),
       graphql: (caller, job) => pool.graphql(job, jobCaller(caller)),
       graph: (caller, job) => pool.graph(job, jobCaller(caller)),
+      labels: (caller, job) => pool.labels(job, jobCaller(caller)),
+      shacl: (caller, job) => pool.shacl(job, jobCaller(caller)),
     },
     writer,
     bodies: {
@@ -256,6 +263,7 @@ export async function createGraphServer(input: GraphServerConfigInput | GraphSer
   registerPatch(app, ctx);
   registerGraphStore(app, ctx);
   registerGraphql(app, ctx);
+  registerLabelsAndShacl(app, ctx);
   app.addHook('onClose', async () => {
     await kafka?.close();
     await pool.close();

@@ -117,8 +117,9 @@ describe('callers unknown to the access service (issue 17, item 5)', () => {
     expect(answer.body.code).toBe('ATTRIBUTES_UNAVAILABLE');
   });
 
-  it("JWKS_URL in the reference's aws:<region> form is refused at start, saying it is not supported", async () => {
-    await expect(start({ jwksUrl: 'aws:eu-west-2' })).rejects.toThrow(/JWKS_URL=aws:eu-west-2 .*AWS load-balancer.* not supported/);
+  it("JWKS_URL in the reference's aws:<region> form: refused at start without AWS_ALB_ARNS or with a bad region (test/aws-alb.test.ts has the rest)", async () => {
+    await expect(start({ jwksUrl: 'aws:eu-west-2' })).rejects.toThrow(/JWKS_URL=aws:eu-west-2 needs the ARNs .*AWS_ALB_ARNS/);
+    await expect(start({ jwksUrl: 'aws:eu-west-2/../x', albSigners: ['arn:x'] })).rejects.toThrow(/is not an AWS region name/);
   });
 
   it('unknownUsers must be deny or empty', async () => {

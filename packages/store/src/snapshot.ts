@@ -5,7 +5,7 @@
  */
 import type { Dataset, IdQuad, LabelPredicate, QuadBatch, QuadPattern, Term } from '@ianode/rdf';
 import { termToKey, type TermDictionary } from '@ianode/rdf';
-import type { LabelTable } from './labels.js';
+import { DEFAULT_LABEL_ID, type LabelTable } from './labels.js';
 import { boundPrefix, chooseOrder, ORDERS, type OrderName } from './orders.js';
 import { prefixRange, runMayMatch, type Run } from './run.js';
 import { VisibilityMask } from './visibility.js';
@@ -67,10 +67,35 @@ export class SnapshotDataset implements Dataset {
     return this.state.dict.termScope();
   }
 
-  view(visible: LabelPredicate): Dataset {
+  view(visible: LabelPredicate): SnapshotDataset {
     const outer = this.mask;
     const pred: LabelPredicate = outer ? (label) => outer.predicate(label) && visible(label) : visible;
     return new SnapshotDataset(this.state, new VisibilityMask(this.state.labels, pred));
+  }
+
+  /**
+   * The quads of this dataset (view) that carry a label of their own, with its text, in graph,
+   * subject, predicate, object order; quads under the dataset default (label id 0) are left out,
+   * as RDF-ABAC's labels store holds only given labels. For the graph server's labels dump.
+   */
+  *labelled(): Iterable<IdQuad & { label: string }> {
+    const { state, mask } = this;
+    for (const run of state.runs) {
+      const perm = run.perms.gspo;
+      for (let i = 0; i < perm.length; i++) {
+        const r = perm[i]!;
+        const { g, s, p, o, label, deleted } = state.cols;
+        if (r >= state.rowCount) continue;
+        if (state.deletedRows > 0 && deleted !== undefined) {
+          const d = deleted[r]!;
+          if (d !== 0 && d <= state.txId) continue;
+        }
+        const id = label[r]!;
+        if (id === DEFAULT_LABEL_ID || id >= state.labelCount) continue;
+        if (mask !== undefined && !mask.visible(id)) continue;
+        yield { g: g[r]!, s: s[r]!, p: p[r]!, o: o[r]!, label: state.labels.text(id) };
+      }
+    }
   }
 
   *match(pattern: QuadPattern): Iterable<IdQuad> {

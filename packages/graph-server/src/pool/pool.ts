@@ -23,7 +23,7 @@ import { Worker } from 'node:worker_threads';
 import { SparqlError } from '@ianode/sparql';
 import type { SharedStoreState } from '@ianode/store';
 import { ForwardedError, GraphServerError } from '../errors.js';
-import { type FromWorker, type Grant, type GraphJob, type GraphqlJob, type Job, type SparqlJob, type ToWorker } from './protocol.js';
+import { type FromWorker, type Grant, type GraphJob, type GraphqlJob, type Job, type LabelsJob, type ShaclJob, type SparqlJob, type ToWorker } from './protocol.js';
 
 /** Where the pool gets the store state from (the store; only these two calls). */
 export interface StateSource {
@@ -228,6 +228,16 @@ export class QueryPool {
     return this.submit(job, caller) as Promise<SparqlAnswer>;
   }
 
+  /** The labels of the caller's view (`GET /{ds}/labels`): resolves when the answer starts. */
+  labels(job: LabelsJob, caller: JobCaller): Promise<SparqlAnswer> {
+    return this.submit(job, caller) as Promise<SparqlAnswer>;
+  }
+
+  /** A SHACL validation over the caller's view: resolves when the report starts. */
+  shacl(job: ShaclJob, caller: JobCaller): Promise<SparqlAnswer> {
+    return this.submit(job, caller) as Promise<SparqlAnswer>;
+  }
+
   graphql(job: GraphqlJob, caller: JobCaller): Promise<GraphqlAnswer> {
     return this.submit(job, caller) as Promise<GraphqlAnswer>;
   }
@@ -260,7 +270,7 @@ export class QueryPool {
         id: ++this.seq, job, caller, resolve, reject,
         deadlineTimer: undefined, slot: undefined, stream: undefined, settled: false, ended: false, cancelTimer: undefined,
       };
-      const deadline = job.type === 'graph' ? undefined : job.deadline;
+      const deadline = 'deadline' in job ? job.deadline : undefined;
       if (deadline !== undefined) {
         const wait = Math.max(0, deadline - this.timers.now()) + this.options.killGraceMs;
         pending.deadlineTimer = this.timers.setTimeout(() => this.overDeadline(pending), wait);

@@ -7,6 +7,7 @@ import type { SharedStoreState } from '@ianode/store';
 import type { GraphqlRequest, SchemaName } from '@ianode/graphql';
 import type { ErrorReply } from '../errors.js';
 import type { GraphTarget } from './graph-read.js';
+import type { ShaclInput } from './shacl-run.js';
 
 /**
  * What the caller may see, as data: the attribute strings and hierarchies the access service
@@ -54,7 +55,20 @@ export interface GraphJob {
   datasetName: string;
 }
 
-export type Job = SparqlJob | GraphqlJob | GraphJob;
+/** `GET /{ds}/labels`: the labels of the caller's view as RDF (./labels-read.ts). */
+export interface LabelsJob {
+  type: 'labels';
+  accept: string | undefined;
+  format?: string | undefined;
+}
+
+/** `POST /{ds}/shacl`: SHACL validation over the caller's view (./shacl-run.ts). */
+export interface ShaclJob extends ShaclInput {
+  type: 'shacl';
+  deadline: number | undefined;
+}
+
+export type Job = SparqlJob | GraphqlJob | GraphJob | LabelsJob | ShaclJob;
 
 /** Main -> worker. */
 export type ToWorker =

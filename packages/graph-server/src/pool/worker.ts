@@ -8,12 +8,13 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { AttributeSet, Hierarchy, LabelEvaluator } from '@ianode/abac';
-import type { Dataset } from '@ianode/rdf';
 import { executeQuery, SparqlError, type QueryResult } from '@ianode/sparql';
-import { openStore, SharedStateReader } from '@ianode/store';
+import { openStore, SharedStateReader, type SnapshotDataset } from '@ianode/store';
 import { errorReply, GraphServerError, statusOf } from '../errors.js';
 import { mediaTypesFor, negotiateResultType, serialiseResult } from '../sparql-results.js';
 import { askedFor, readGraph } from './graph-read.js';
+import { readLabels } from './labels-read.js';
+import { runShacl } from './shacl-run.js';
 import { CHUNK_WINDOW, type FromWorker, type Grant, type GraphqlJob, type SparqlJob, type ToWorker } from './protocol.js';
 
 const port = parentPort;
@@ -37,7 +38,7 @@ function post(message: FromWorker, transfer?: ArrayBuffer[]): void {
 }
 
 /** The caller's view: every label judged by the same evaluator the main thread would build. */
-function viewOf(dataset: Dataset, grant: Grant | undefined, open: boolean): Dataset {
+function viewOf(dataset: SnapshotDataset, grant: Grant | undefined, open: boolean): SnapshotDataset {
   if (open) return dataset;
   // Fail closed: a secure-mode job without a grant sees nothing, and says so as a server fault.
   if (grant === undefined) throw new Error('a query job in secure mode came without the caller grant');
@@ -67,7 +68,7 @@ function capRows(result: QueryResult, cap: number): QueryResult {
   return result;
 }
 
-async function runSparql(job: SparqlJob, view: Dataset, me: Current): Promise<void> {
+async function runSparql(job: SparqlJob, view: SnapshotDataset, me: Current): Promise<void> {
   const result = executeQuery(view, job.query, {
     deadline: job.deadline,
     rowBudget: job.rowBudget,
@@ -123,7 +124,7 @@ async function stream(mediaType: string, chunks: AsyncIterable<string>, me: Curr
  * many nodes never serve GraphQL. */
 let graphqlModule: Promise<typeof import('@ianode/graphql')> | undefined;
 
-async function runGraphql(job: GraphqlJob, view: Dataset, me: Current): Promise<void> {
+async function runGraphql(job: GraphqlJob, view: SnapshotDataset, me: Current): Promise<void> {
   const { executeGraphql } = await (graphqlModule ??= import('@ianode/graphql'));
   const outcome = executeGraphql(view, job.request, { deadline: job.deadline, schema: job.schema });
   const status = outcome.timedOut === true ? statusOf('QUERY_TIMEOUT') : outcome.hasData ? 200 : 400;
@@ -140,6 +141,12 @@ async function run(message: Extract<ToWorker, { type: 'run' }>): Promise<void> {
     if (job.type === 'sparql') await runSparql(job, view, me);
     else if (job.type === 'graph') {
       const { mediaType, chunks } = readGraph(view, job.target, job.accept, job.datasetName, job.format);
+      await stream(mediaType, chunks, me);
+    } else if (job.type === 'labels') {
+      const { mediaType, chunks } = readLabels(view, job.accept, job.format);
+      await stream(mediaType, chunks, me);
+    } else if (job.type === 'shacl') {
+      const { mediaType, chunks } = await runShacl(view, job);
       await stream(mediaType, chunks, me);
     } else await runGraphql(job, view, me);
   } catch (error) {

@@ -10,13 +10,17 @@ import type { Caller, Security } from '../security.js';
 import type { Writer } from '../writes.js';
 import type { KafkaConnector } from '../kafka/connector.js';
 import type { GraphqlAnswer, QueryPool, SparqlAnswer } from '../pool/pool.js';
-import type { GraphJob, GraphqlJob, SparqlJob } from '../pool/protocol.js';
+import type { GraphJob, GraphqlJob, LabelsJob, ShaclJob, SparqlJob } from '../pool/protocol.js';
 
 /** Queries and GraphQL requests, run on the worker pool over the caller's view (../pool/pool.ts). */
 export interface QueryRunner {
   sparql(caller: Caller, job: SparqlJob): Promise<SparqlAnswer>;
   graphql(caller: Caller, job: GraphqlJob): Promise<GraphqlAnswer>;
   graph(caller: Caller, job: GraphJob): Promise<SparqlAnswer>;
+  /** The labels of the caller's view (`GET /{ds}/labels`). */
+  labels(caller: Caller, job: LabelsJob): Promise<SparqlAnswer>;
+  /** A SHACL validation over the caller's view (`POST /{ds}/shacl`). */
+  shacl(caller: Caller, job: ShaclJob): Promise<SparqlAnswer>;
   readonly pool: QueryPool;
 }
 
