@@ -1,6 +1,6 @@
 /**
  * Conformance with RDF-ABAC's TestServerABAC (rdf-abac-fuseki) and the documentation example
- * (docs/abac-fuseki-server.md with src/test/files/server/documentation-example-*). Data, attribute
+ * (abac-fuseki-server.md (in the RDF-ABAC repository) with src/test/files/server/documentation-example-*). Data, attribute
  * stores and expected counts are transcribed; each Fuseki configuration becomes the graph server
  * settings of the same meaning: `authz:tripleDefaultLabels` -> `dataset.defaultLabel` (absent: `!`,
  * RDF-ABAC's deny for unlabelled data), `authz:accessAttributes` -> `dataset.permissions.read`.
@@ -222,7 +222,7 @@ describe('TestServerABAC with attribute-store-all.ttl (u1 manager status=sensiti
   });
 });
 
-describe('documentation example (docs/abac-fuseki-server.md, legacyDataset)', () => {
+describe('documentation example (abac-fuseki-server.md (in the RDF-ABAC repository), legacyDataset)', () => {
   // documentation-example-data.trig as published.
   const DATA = `PREFIX s: <http://example.org/subject#>
 PREFIX p: <http://example.org/predicate#>
