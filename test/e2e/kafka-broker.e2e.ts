@@ -1,5 +1,5 @@
 /**
- * The Kafka test harness (test/kafka/broker.ts) and the client the graph server uses
+ * The Kafka test harness (test/kafka/broker.mjs) and the client the graph server uses
  * (@platformatic/kafka) against real Apache Kafka brokers: headers and bodies survive a round trip,
  * a reader can start at an explicit offset without a group position, and a 3-node cluster loses
  * nothing acknowledged with acks=all when one node is SIGKILLed.
@@ -16,7 +16,7 @@ import {
   stringSerializer,
   type Message,
 } from '@platformatic/kafka';
-import { startKafka, type KafkaCluster } from '../kafka/broker.ts';
+import { startKafka, type KafkaCluster } from '../kafka/broker.mjs';
 
 /** Reads `count` messages from `topic` starting at `offset` of each listed partition, in a group of its own. */
 async function readFrom(bootstrap: string, topic: string, starts: { partition: number; offset: bigint }[], count: number): Promise<Message[]> {

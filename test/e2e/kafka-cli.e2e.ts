@@ -1,6 +1,6 @@
 /**
  * `ianode kafka send` and `ianode kafka status` as an operator runs them (packages/cli/bin/ianode.js)
- * against a real Apache Kafka broker (test/kafka/broker.ts): what lands on the topic is the file's
+ * against a real Apache Kafka broker (test/kafka/broker.mjs): what lands on the topic is the file's
  * bytes with Content-Type and Security-Label headers, stdin works with --content-type, status shows
  * the end offsets, and the failures say what went wrong.
  */
@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Consumer, MessagesStreamModes, type Message } from '@platformatic/kafka';
-import { startKafka, type KafkaCluster } from '../kafka/broker.ts';
+import { startKafka, type KafkaCluster } from '../kafka/broker.mjs';
 import { root } from './support.ts';
 
 const BIN = path.join(root, 'packages/cli/bin/ianode.js');

@@ -1,6 +1,6 @@
 /**
  * Kafka ingestion and replicas (issue 16, docs/kafka.md) against a real Apache Kafka broker in
- * KRaft mode (test/kafka/broker.ts starts it; never a mock):
+ * KRaft mode (test/kafka/broker.mjs starts it; never a mock):
  *
  * - every reference message kind (RDF with a Security-Label header and a TriG labels graph, SPARQL
  *   Update) gives the ABAC views of two users exactly as the same HTTP writes do;
@@ -21,7 +21,7 @@ import { Consumer, Producer } from '@platformatic/kafka';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGraphServer, type GraphServer } from '../../packages/graph-server/src/index.js';
 import { accessStub, CLIENT, ISSUER, jwksServer, makeKey, sign, type Key } from '../../packages/graph-server/test/helpers.js';
-import { startKafka, type KafkaCluster } from '../kafka/broker.js';
+import { startKafka, type KafkaCluster } from '../kafka/broker.mjs';
 import { root } from './support.js';
 
 const DIRECTORY: Record<string, string[]> = {
@@ -110,7 +110,7 @@ function producer(bootstrap = cluster.bootstrap): Producer<Buffer, Buffer, Buffe
 }
 
 /** Send one message; when a broker died the client gives up on the old leader: forget the metadata
- * and send again (test/kafka/broker.ts, "A dead leader"). */
+ * and send again (test/kafka/broker.mjs, "A dead leader"). */
 async function send(p: Producer<Buffer, Buffer, Buffer, Buffer>, topic: string, body: string, headers: Record<string, string>): Promise<bigint> {
   for (let attempt = 1; ; attempt++) {
     try {

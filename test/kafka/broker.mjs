@@ -59,7 +59,7 @@
  * ERRORS are nested AggregateErrors (.errors), the socket error as .cause at the bottom
  * (packages/cli/src/kafka.ts describeKafkaError flattens them to one line).
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, openSync, closeSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -71,34 +71,15 @@ import { Admin } from '@platformatic/kafka';
 export const KAFKA_VERSION = process.env.IANODE_KAFKA_VERSION ?? '4.1.1';
 const here = path.dirname(fileURLToPath(import.meta.url));
 
-export interface KafkaCluster {
-  /** "127.0.0.1:p1,127.0.0.1:p2,..." */
-  bootstrap: string;
-  brokers: { id: number; port: number }[];
-  /** SIGKILL one node (broker and controller). */
-  kill(id: number): Promise<void>;
-  /** Restart a killed node with its data. */
-  start(id: number): Promise<void>;
-  createTopic(name: string, opts?: { partitions?: number; replicationFactor?: number }): Promise<void>;
-  /** Kills every process and removes the temp folder. */
-  stop(): Promise<void>;
-}
-
-export interface StartKafkaOptions {
-  brokers?: 1 | 3;
-  /** Parent of the temp folder (default the OS temp folder). */
-  dir?: string;
-  /** How long one node may take to answer (default 90 s; the JVMs share 2 cores with other tests). */
-  timeoutMs?: number;
-}
-
 /** Where install.sh puts the jars. */
-export function kafkaHome(): string {
+/** @returns {string} */
+export function kafkaHome() {
   return process.env.IANODE_KAFKA_HOME ?? path.join(homedir(), '.cache', 'ianode', `kafka-${KAFKA_VERSION}`);
 }
 
 /** Runs install.sh unless its marker says the jars are there. */
-export function ensureKafkaInstalled(): string {
+/** @returns {string} */
+export function ensureKafkaInstalled() {
   const home = kafkaHome();
   if (existsSync(path.join(home, `.installed-${KAFKA_VERSION}`)) && existsSync(path.join(home, 'libs'))) return home;
   const result = spawnSync('bash', [path.join(here, 'install.sh')], { stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
@@ -108,7 +89,8 @@ export function ensureKafkaInstalled(): string {
   return home;
 }
 
-async function freePort(): Promise<number> {
+/** @returns {Promise<number>} */
+async function freePort() {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.on('error', reject);
@@ -121,16 +103,17 @@ async function freePort(): Promise<number> {
 }
 
 /** A Kafka Uuid as the tools print it: 16 random bytes, base64url without padding, not starting with '-'. */
-function clusterId(): string {
+function clusterId() {
   for (;;) {
     const id = randomBytes(16).toString('base64url');
     if (!id.startsWith('-')) return id;
   }
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const sleep = (/** @type {number} */ ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-function tail(file: string, lines = 40): string {
+/** @param {string} file */
+function tail(file, lines = 40) {
   try {
     return readFileSync(file, 'utf8').split('\n').slice(-lines).join('\n');
   } catch {
@@ -141,8 +124,10 @@ function tail(file: string, lines = 40): string {
 const java = () => (process.env.JAVA_HOME ? path.join(process.env.JAVA_HOME, 'bin', 'java') : 'java');
 
 // Every node process of every cluster this test process started: killed when it exits normally...
-const live = new Set<ChildProcess>();
-const folders = new Set<string>();
+/** @type {Set<import('node:child_process').ChildProcess>} */
+const live = new Set();
+/** @type {Set<string>} */
+const folders = new Set();
 process.on('exit', () => {
   for (const child of live) child.kill('SIGKILL');
   for (const folder of folders) rmSync(folder, { recursive: true, force: true });
@@ -174,22 +159,25 @@ setInterval(() => {
 }, 500);
 `;
 
-function startWatchdog(base: string): void {
+/** @param {string} base */
+function startWatchdog(base) {
   const watchdog = spawn(process.execPath, ['-e', WATCHDOG, String(process.pid), base], { stdio: 'ignore', detached: false });
   watchdog.unref();
 }
 
-interface Node {
-  id: number;
-  port: number;
-  controllerPort: number;
-  dir: string;
-  config: string;
-  log: string;
-  child?: ChildProcess;
-}
+/**
+ * @typedef {object} Node
+ * @property {number} id
+ * @property {number} port
+ * @property {number} controllerPort
+ * @property {string} dir
+ * @property {string} config
+ * @property {string} log
+ * @property {import('node:child_process').ChildProcess} [child]
+ */
 
-function serverProperties(node: Node, nodes: Node[]): string {
+/** @param {Node} node @param {Node[]} nodes */
+function serverProperties(node, nodes) {
   const n = nodes.length;
   const rf = n >= 3 ? 3 : 1;
   const minIsr = n >= 3 ? 2 : 1;
@@ -238,7 +226,8 @@ logger.request.name = kafka.request.logger
 logger.request.level = warn
 `;
 
-function jvmArgs(home: string, base: string): string[] {
+/** @param {string} home @param {string} base */
+function jvmArgs(home, base) {
   return [
     '-Xms64m',
     '-Xmx256m',
@@ -252,7 +241,8 @@ function jvmArgs(home: string, base: string): string[] {
 }
 
 /** Runs a JVM to completion with stdin closed, output into `log`. */
-function runJava(args: string[], log: string): Promise<void> {
+/** @param {string[]} args @param {string} log @returns {Promise<void>} */
+function runJava(args, log) {
   return new Promise((resolve, reject) => {
     const fd = openSync(log, 'a');
     const child = spawn(java(), args, { stdio: ['ignore', fd, fd], detached: false });
@@ -266,7 +256,8 @@ function runJava(args: string[], log: string): Promise<void> {
 }
 
 /** True once the node at `port` answers a metadata request that lists `expect` brokers (ids). */
-async function answers(port: number, expect: number[]): Promise<boolean> {
+/** @param {number} port @param {number[]} expect */
+async function answers(port, expect) {
   const admin = new Admin({ clientId: 'ianode-test-probe', bootstrapBrokers: [`127.0.0.1:${port}`], retries: 0, timeout: 3000 });
   try {
     const metadata = await admin.metadata({ topics: [], forceUpdate: true });
@@ -278,7 +269,11 @@ async function answers(port: number, expect: number[]): Promise<boolean> {
   }
 }
 
-export async function startKafka(options: StartKafkaOptions = {}): Promise<KafkaCluster> {
+/**
+ * @param {import('./broker.mjs').StartKafkaOptions} [options]
+ * @returns {Promise<import('./broker.mjs').KafkaCluster>}
+ */
+export async function startKafka(options = {}) {
   const count = options.brokers ?? 1;
   const timeoutMs = options.timeoutMs ?? 90_000;
   const home = ensureKafkaInstalled();
@@ -287,7 +282,8 @@ export async function startKafka(options: StartKafkaOptions = {}): Promise<Kafka
   startWatchdog(base);
   writeFileSync(path.join(base, 'log4j2.properties'), LOG4J2);
 
-  const nodes: Node[] = [];
+  /** @type {Node[]} */
+  const nodes = [];
   for (let id = 1; id <= count; id++) {
     const dir = path.join(base, `node-${id}`);
     mkdirSync(dir, { recursive: true });
@@ -297,7 +293,7 @@ export async function startKafka(options: StartKafkaOptions = {}): Promise<Kafka
   for (const node of nodes) writeFileSync(node.config, serverProperties(node, nodes));
   const jvm = jvmArgs(home, base);
 
-  const launch = (node: Node) => {
+  const launch = (/** @type {Node} */ node) => {
     const fd = openSync(node.log, 'a');
     const child = spawn(java(), [...jvm, 'kafka.Kafka', node.config], { stdio: ['ignore', fd, fd], detached: false });
     closeSync(fd);
@@ -307,7 +303,7 @@ export async function startKafka(options: StartKafkaOptions = {}): Promise<Kafka
     child.on('exit', () => live.delete(child));
   };
 
-  const waitFor = async (node: Node, expect: number[]) => {
+  const waitFor = async (/** @type {Node} */ node, /** @type {number[]} */ expect) => {
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {
       if (!node.child || node.child.exitCode !== null || node.child.signalCode !== null) {
@@ -319,10 +315,10 @@ export async function startKafka(options: StartKafkaOptions = {}): Promise<Kafka
     throw new Error(`kafka node ${node.id} did not answer on 127.0.0.1:${node.port} within ${timeoutMs} ms; ${node.log}:\n${tail(node.log)}`);
   };
 
-  const killNode = async (node: Node) => {
+  const killNode = async (/** @type {Node} */ node) => {
     const child = node.child;
     if (!child || child.exitCode !== null || child.signalCode !== null) return;
-    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    const exited = new Promise((resolve) => child.once('exit', () => resolve()));
     child.kill('SIGKILL');
     await exited;
   };
@@ -344,7 +340,7 @@ export async function startKafka(options: StartKafkaOptions = {}): Promise<Kafka
   }
 
   const bootstrap = nodes.map((n) => `127.0.0.1:${n.port}`).join(',');
-  const byId = (id: number) => {
+  const byId = (/** @type {number} */ id) => {
     const node = nodes.find((n) => n.id === id);
     if (!node) throw new Error(`no kafka node ${id} (nodes are ${nodes.map((n) => n.id).join(', ')})`);
     return node;
