@@ -22,7 +22,7 @@ import { GraphServerError } from '../errors.js';
 import type { KafkaConfig } from './config.js';
 import type { PreparedLoad } from '@ianode/store';
 import { applyDecoded, decodeMessage, HEADER, isRefusal, LOG_CALLER, type ApplyContext, type Applied, type Decoded, type MalformedMessage } from './apply.js';
-import { defaultReplicaId, KAFKA_ERRORS, kafkaErrorCodes, TopicLog, type LogMessage } from './log.js';
+import { defaultReplicaId, KAFKA_ERRORS, kafkaErrorCodes, TopicLog, type FetchResult, type LogMessage } from './log.js';
 
 export type ConnectorState = 'starting' | 'catching-up' | 'running' | 'stopped' | 'closed';
 
@@ -89,6 +89,8 @@ export class KafkaConnector {
   private readonly resultWaiters = new Map<string, ((result: Result) => void)[]>();
   private readonly positionWaiters = new Set<{ offset: bigint; resolve: (ok: boolean) => void }>();
   private loop: Promise<void> | undefined;
+  /** The fetch that follows the messages being applied, asked for early. */
+  private ahead: { offset: bigint; result: Promise<FetchResult> } | undefined;
   /** Why messages of the current fetch could not be parsed, by offset (`decode` → `handle`). */
   private readonly malformed = new Map<bigint, unknown>();
   private wake: (() => void) | undefined;
@@ -166,8 +168,12 @@ export class KafkaConnector {
   /** One fetch and the messages it brought; false when the fetch failed (retried later). */
   private async step(): Promise<boolean> {
     let fetched;
+    const ahead = this.ahead;
+    this.ahead = undefined;
     try {
-      fetched = await this.topicLog.fetch(PARTITION, this.position, this.config.fetchWaitMs);
+      fetched = ahead !== undefined && ahead.offset === this.position
+        ? await ahead.result
+        : await this.topicLog.fetch(PARTITION, this.position, this.config.fetchWaitMs);
       this.connected = true;
       if (this.error !== undefined && this.state !== 'stopped') this.error = undefined;
     } catch (error) {
@@ -185,6 +191,13 @@ export class KafkaConnector {
     this.end = fetched.end;
     const messages = fetched.messages.filter((m) => m.offset >= this.position).slice(0, this.config.fetchMessages);
     const active = () => this.state === 'running' || this.state === 'catching-up';
+    if (messages.length > 0 && active()) {
+      // Ask the broker for what follows while these are applied (used when the position gets there).
+      const offset = messages.at(-1)!.offset + 1n;
+      const result = this.topicLog.fetch(PARTITION, offset, this.config.fetchWaitMs);
+      result.catch(() => undefined); // a failed read ahead is fetched again, and its error met, then
+      this.ahead = { offset, result };
+    }
     for (let i = 0; i < messages.length && active(); ) {
       const message = messages[i]!;
       const decoded = await this.decode(message);
