@@ -32,6 +32,9 @@ export interface StoreOptions {
   compactMinDeleted?: number | undefined;
   /** Time source and timer of the checkpoint interval (default: the system clock; tests inject). */
   clock?: StoreClock | undefined;
+  /** What this process opens the folder for, written into the folder lock (`DIR/LOCK`) so a
+   * refused open can name it: `graph server`, `ianode load`, … (default `node <script>`). */
+  lockPurpose?: string | undefined;
   /** Opens the log file for appending (default: node:fs; tests inject write faults here). */
   logFiles?: OpenLogFile | undefined;
 }

@@ -7,7 +7,7 @@
  * log and fsync, then apply them in memory and publish the new state.
  */
 import { join } from 'node:path';
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import type { Dataset, IdQuad, LabelPredicate, QuadBatch, QuadPattern, Term } from '@ianode/rdf';
 import { TermDictionary } from '@ianode/rdf';
 import type {
@@ -18,10 +18,11 @@ import { compactRows } from './compaction.js';
 import { StoreError } from './errors.js';
 import { checkTransaction, readStoreFile, type Damage, type FileTx } from './integrity.js';
 import { LabelTable } from './labels.js';
+import { FolderLock } from './lock.js';
 import { loadPrepared, loadRdf } from './loader.js';
 import { ORDERS } from './orders.js';
 import {
-  checkpointName, listDir, openLogFile, prepareDir, truncateFile, walName, WalWriter, writeFileAtomic, type OpenLogFile,
+  checkpointName, DIR_MODE, listDir, openLogFile, prepareDir, truncateFile, walName, WalWriter, writeFileAtomic, type OpenLogFile,
 } from './persistence.js';
 import { buildRun, buildRunParallel, findLiveRow, mergePerm, mergeRuns, type Run } from './run.js';
 import { SnapshotDataset, type StoreState } from './snapshot.js';
@@ -100,6 +101,9 @@ export class LabelledQuadStore implements QuadStore {
   /** When the last checkpoint was written (or the store opened), on `clock`. */
   private lastCheckpointAt = 0;
   private checkpointTimer: unknown;
+  private readonly lockPurpose: string | undefined;
+  /** The folder lock (lock.ts), held from `open` to `close`. */
+  private folderLock: FolderLock | undefined;
 
   constructor(options: StoreOptions) {
     this.labels = new LabelTable(options.defaultLabel ?? '!');
@@ -112,6 +116,7 @@ export class LabelledQuadStore implements QuadStore {
     this.compactMinDeleted = options.compactMinDeleted ?? DEFAULT_COMPACT_MIN_DELETED;
     this.clock = options.clock ?? SYSTEM_CLOCK;
     this.openLogFile = options.logFiles ?? openLogFile;
+    this.lockPurpose = options.lockPurpose;
     for (const [name, v] of [
       ['checkpointBytes', this.checkpointBytes], ['checkpointIntervalMs', this.checkpointIntervalMs],
       ['compactDeletedFraction', this.compactDeletedFraction], ['compactMinDeleted', this.compactMinDeleted],
@@ -580,6 +585,23 @@ export class LabelledQuadStore implements QuadStore {
   async open(): Promise<void> {
     if (this.dir === undefined) return;
     const dir = this.dir;
+    // One process at a time (lock.ts): refused here, before anything is read.
+    if (!existsSync(dir)) mkdirSync(dir, { recursive: true, mode: DIR_MODE });
+    this.folderLock = FolderLock.acquire(dir, this.lockPurpose, (message, fields) => this.log('warn', message, fields));
+    try {
+      await this.openLocked(dir);
+    } catch (err) {
+      this.closed = true;
+      await this.wal?.close().catch(() => undefined);
+      this.wal = undefined;
+      if (this.checkpointTimer !== undefined) this.clock.clearTimeout(this.checkpointTimer);
+      this.folderLock.release();
+      this.folderLock = undefined;
+      throw err;
+    }
+  }
+
+  private async openLocked(dir: string): Promise<void> {
     let report: LoadReport;
     try {
       report = this.loadFrom(dir);
@@ -818,8 +840,13 @@ export class LabelledQuadStore implements QuadStore {
     this.closed = true;
     if (this.checkpointTimer !== undefined) this.clock.clearTimeout(this.checkpointTimer);
     this.checkpointTimer = undefined;
-    await this.wal?.close();
-    this.wal = undefined;
+    try {
+      await this.wal?.close();
+    } finally {
+      this.wal = undefined;
+      this.folderLock?.release();
+      this.folderLock = undefined;
+    }
   }
 }
 
