@@ -149,6 +149,15 @@ export interface KeyQuad {
   g: string;
 }
 
+/** `QuadStore.labelledQuads`: the state as of the call. */
+export interface LabelledQuads {
+  txId: number;
+  quads: number;
+  /** Live quads in graph, then subject, predicate, object id order. */
+  rows: Iterable<KeyQuad & { label: string | undefined }>;
+  pending: (KeyQuad & { label: string })[];
+}
+
 export interface WriteTransaction {
   /** Add a quad; `label` undefined = keep the quad's current label, or a pending label for it, or
    * the default label. Throws LabelSyntaxError on a malformed label. */
@@ -202,6 +211,11 @@ export interface QuadStore extends Dataset {
   /** Label text of a stored quad, or undefined when absent ('' never: default is reported as the
    * default label's text). */
   labelOf(quad: KeyQuad): string | undefined;
+  /** Every live quad of the current state with its OWN label (undefined: stored without one, so
+   * the dataset's default label applies at read time), in graph order (default graph first), and
+   * every pending label (a label recorded for a quad not stored). For dumps (`ianode dump`):
+   * nothing here is filtered, so it is for tools holding the folder, never for a caller's read. */
+  labelledQuads(): LabelledQuads;
   /** Write a checkpoint now and start a fresh log. */
   checkpoint(): Promise<void>;
   /** Drop the rows of deleted quads from memory now and checkpoint (so the log shrinks too).

@@ -11,13 +11,13 @@ import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import type { Dataset, IdQuad, LabelPredicate, QuadBatch, QuadPattern, Term } from '@ianode/rdf';
 import { TermDictionary } from '@ianode/rdf';
 import type {
-  KeyQuad, LoadOptions, LoadResult, PreparedLoad, QuadStore, StoreClock, StoreLog, StoreOptions, StoreStats, WriteOptions, WriteOutcome, WriteTransaction,
+  KeyQuad, LabelledQuads, LoadOptions, LoadResult, PreparedLoad, QuadStore, StoreClock, StoreLog, StoreOptions, StoreStats, WriteOptions, WriteOutcome, WriteTransaction,
 } from './api.js';
 import { RowColumns } from './columns.js';
 import { compactRows } from './compaction.js';
 import { StoreError } from './errors.js';
 import { checkTransaction, readStoreFile, type Damage, type FileTx } from './integrity.js';
-import { LabelTable } from './labels.js';
+import { DEFAULT_LABEL_ID, LabelTable } from './labels.js';
 import { FolderLock } from './lock.js';
 import { loadPrepared, loadRdf } from './loader.js';
 import { ORDERS } from './orders.js';
@@ -818,6 +818,42 @@ export class LabelledQuadStore implements QuadStore {
     await writeFileAtomic(dir, checkpointName(this.state.txId), this.checkpointFrames());
     const wal = await WalWriter.open(join(dir, walName(this.state.txId)), true);
     await wal.close();
+  }
+
+  labelledQuads(): LabelledQuads {
+    const cols = this.cols;
+    const dict = this.dict;
+    const labels = this.labels;
+    const spog = this.liveRowsInSpogOrder();
+    // Stable counting sort of the SPOG rows by graph id: graph, then S P O.
+    const graphIds = [...new Set(Array.from(spog, (r) => cols.g[r]!))].sort((a, b) => a - b);
+    const start = new Map<number, number>();
+    let at = 0;
+    const counts = new Map<number, number>();
+    for (const r of spog) counts.set(cols.g[r]!, (counts.get(cols.g[r]!) ?? 0) + 1);
+    for (const g of graphIds) {
+      start.set(g, at);
+      at += counts.get(g)!;
+    }
+    const rows = new Uint32Array(spog.length);
+    for (const r of spog) {
+      const g = cols.g[r]!;
+      const i = start.get(g)!;
+      rows[i] = r;
+      start.set(g, i + 1);
+    }
+    const keyOf = (id: number) => (id === 0 ? '' : dict.key(id));
+    const pending = [...this.pending].map(([key, label]) => {
+      const [g, s, p, o] = key.split(' ').map(Number) as [number, number, number, number];
+      return { g: keyOf(g), s: dict.key(s), p: dict.key(p), o: dict.key(o), label: labels.text(label) };
+    });
+    function* iterate(): Generator<KeyQuad & { label: string | undefined }> {
+      for (const r of rows) {
+        const l = cols.label[r]!;
+        yield { g: keyOf(cols.g[r]!), s: dict.key(cols.s[r]!), p: dict.key(cols.p[r]!), o: dict.key(cols.o[r]!), label: l === DEFAULT_LABEL_ID ? undefined : labels.text(l) };
+      }
+    }
+    return { txId: this.state.txId, quads: rows.length, rows: iterate(), pending };
   }
 
   /** The columns and runs of the current state, for `verifyStore`'s index check. */
