@@ -85,7 +85,7 @@ export function dumpChunks(store: QuadStore, figures: DumpFigures, onQuad: (n: n
   figures.pending = state.pending.length;
   const unnameable = state.pending.filter(hasBlank).length;
   let blankLabelled = 0;
-  for (const q of store.labelledQuads().rows) if (q.label !== undefined && hasBlank(q)) blankLabelled++;
+  for (const q of state.rows) if (q.label !== undefined && hasBlank(q)) blankLabelled++;
   if (blankLabelled + unnameable > 0) {
     throw new Error(
       `${blankLabelled + unnameable} quads with a label of their own (or pending labels) have a blank node, which the labels graph cannot name ` +

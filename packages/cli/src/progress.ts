@@ -44,6 +44,7 @@ export class Progress {
     private readonly plainEveryMs = 5000,
   ) {
     this.started = io?.now() ?? 0;
+    this.last = this.started; // the first line after 100 ms (terminal) or plainEveryMs
   }
 
   /** `done` units so far (redraws at most every 100 ms on a terminal). */

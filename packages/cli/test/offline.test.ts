@@ -159,6 +159,25 @@ describe('dump and re-load keep every quad and every label', () => {
   });
 });
 
+describe('what a dump cannot name', () => {
+  it('a labelled quad with a blank node: refused, nothing written; a label-less one is dumped', async () => {
+    const dir = fresh('blank');
+    const store = await openStore({ dir });
+    await store.load('_:b <http://ex/p> "label-less" .\n', { format: 'application/n-triples' });
+    await store.close();
+    const ok = path.join(root, 'blank-ok.trig');
+    expect(await dump(dir, { out: ok, gzip: false }, quietIo())).toBe(0);
+    expect(await readFile(ok, 'utf8')).toMatch(/_:\S+ <http:\/\/ex\/p> "label-less" \./);
+    const again = await openStore({ dir });
+    await again.load('_:c <http://ex/p> "labelled" .\n', { format: 'application/n-triples', label: 'employee' });
+    await again.close();
+    const out = path.join(root, 'blank.trig');
+    await expect(dump(dir, { out, gzip: false }, quietIo())).rejects.toThrow(/1 quads with a label of their own \(or pending labels\) have a blank node.*nothing was written/);
+    const { existsSync } = await import('node:fs');
+    expect(existsSync(out)).toBe(false);
+  });
+});
+
 describe('query and update as a set of attributes', () => {
   it('query --as answers by attributes; --all sees everything', async () => {
     const dir = fresh('q');

@@ -153,7 +153,7 @@ export interface KeyQuad {
 export interface LabelledQuads {
   txId: number;
   quads: number;
-  /** Live quads in graph, then subject, predicate, object id order. */
+  /** Live quads in graph, then subject, predicate, object id order (may be iterated again). */
   rows: Iterable<KeyQuad & { label: string | undefined }>;
   pending: (KeyQuad & { label: string })[];
 }

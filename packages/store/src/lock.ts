@@ -78,13 +78,20 @@ function readLock(path: string): { info: LockInfo | undefined; text: string } | 
   return { info: undefined, text };
 }
 
+/** Whether the holder of a lock file is alive: this process only if it holds that very lock (a
+ * restarted container's server often gets the pid its previous run had), else by its pid. */
+function holderAlive(path: string, info: LockInfo, text: string): boolean {
+  if (info.pid === process.pid) return held.has(path + '\u0000' + text);
+  return pidAlive(info.pid);
+}
+
 /** Who holds `dir` (reads only; undefined when no lock file). */
 export function lockStatus(dir: string): LockStatus | undefined {
   const read = readLock(join(dir, LOCK_FILE));
   if (read === undefined) return undefined;
   const { info } = read;
   if (info === undefined) return { holder: undefined, alive: undefined };
-  return { holder: info, alive: info.hostname === hostname() ? pidAlive(info.pid) : undefined };
+  return { holder: info, alive: info.hostname === hostname() ? holderAlive(join(dir, LOCK_FILE), info, read.text) : undefined };
 }
 
 /** A sentence naming the holder of a lock, e.g. for `ianode store verify`. */
@@ -151,7 +158,7 @@ export class FolderLock {
           continue;
         }
         if (age < UNREADABLE_GRACE_MS) throw lockedError(dir, undefined);
-      } else if (holder.hostname !== hostname() || pidAlive(holder.pid)) {
+      } else if (holder.hostname !== hostname() || holderAlive(path, holder, read.text)) {
         throw lockedError(dir, holder);
       }
       // Stale: take it over under a second exclusive file, so two processes taking over the same

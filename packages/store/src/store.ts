@@ -853,7 +853,7 @@ export class LabelledQuadStore implements QuadStore {
         yield { g: keyOf(cols.g[r]!), s: dict.key(cols.s[r]!), p: dict.key(cols.p[r]!), o: dict.key(cols.o[r]!), label: l === DEFAULT_LABEL_ID ? undefined : labels.text(l) };
       }
     }
-    return { txId: this.state.txId, quads: rows.length, rows: iterate(), pending };
+    return { txId: this.state.txId, quads: rows.length, rows: { [Symbol.iterator]: iterate }, pending };
   }
 
   /** The columns and runs of the current state, for `verifyStore`'s index check. */

@@ -106,6 +106,18 @@ describe('store folder lock', () => {
     expect(error.message).toContain(`remove ${join(dir, 'LOCK')}`);
   });
 
+  it("a lock naming this process's pid that this process does not hold is stale (a restarted container)", async () => {
+    const dir = await tempStore();
+    const store = await openStore({ dir });
+    await store.close();
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(join(dir, 'LOCK'), JSON.stringify({ pid: process.pid, hostname: hostname(), startedAt: '2026-01-01T00:00:00.000Z', purpose: 'graph server' }));
+    const logged: string[] = [];
+    const again = await openStore({ dir, log: (_level, message) => logged.push(message) });
+    expect(logged.some((m) => m.includes('took over the stale lock'))).toBe(true);
+    await again.close();
+  });
+
   it('verify reads a held folder without the lock and says who holds it', async () => {
     const dir = await tempStore();
     const child = await holder(dir);
