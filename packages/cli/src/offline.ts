@@ -336,7 +336,11 @@ export async function queryOffline(dir: string, text: string, actor: Actor, opts
       io.stdout(table(result));
       return 0;
     }
-    const mediaType = result.type === 'quads' ? 'application/trig' : result.type === 'boolean' && opts.format === 'table' ? QUERY_FORMATS.json! : QUERY_FORMATS[opts.format] ?? QUERY_FORMATS.json!;
+    if (result.type === 'boolean' && opts.format === 'table') {
+      io.stdout(`${result.value}\n`);
+      return 0;
+    }
+    const mediaType = result.type === 'quads' ? 'application/trig' : QUERY_FORMATS[opts.format] ?? QUERY_FORMATS.json!;
     for await (const chunk of serialiseResult(result, mediaType)) io.stdout(chunk);
     if (result.type !== 'quads' && mediaType === QUERY_FORMATS.json) io.stdout('\n');
     return 0;
