@@ -10,7 +10,7 @@
  * as RDF-ABAC reads it. Quads stored without a label of their own get no entry, so they stay
  * label-less (the dataset's default label applies, whatever it is where the dump is loaded).
  */
-import { createReadStream, createWriteStream, existsSync, readdirSync, statSync } from 'node:fs';
+import { createReadStream, createWriteStream, existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { once } from 'node:events';
 import path from 'node:path';
 import { Readable, pipeline, type Writable } from 'node:stream';
@@ -220,7 +220,13 @@ async function loadFiles(store: QuadStore, files: string[], opts: { label: strin
       pipeline(Readable.from(counted()), gunzip, () => undefined); // an error ends gunzip's iteration with it
       input = gunzip;
     }
-    const result = await store.load(input, { format: formats[i]!, label: opts.label });
+    let result;
+    try {
+      result = await store.load(input, { format: formats[i]!, label: opts.label });
+    } catch (error) {
+      const before = i === 0 ? '' : ` (the ${i} file${i === 1 ? '' : 's'} before it, ${quads} quads, were stored)`;
+      throw new Error(`${file}: ${(error as Error).message}; nothing of this file was stored${before}`, { cause: error });
+    }
     quads += result.quads;
     labels += result.labels;
   }
@@ -253,10 +259,20 @@ export async function restore(file: string, to: string, io: OfflineIo): Promise<
     throw new Error(`${to} is not empty: restore writes into a new or empty folder (load into an existing store with ianode load ${to} ${file})`);
   }
   const format = formatOf(file, file.toLowerCase().replace(/\.gz$/, '').endsWith('.trig') ? undefined : 'trig');
-  return withFolder(to, 'ianode restore', async (store) => {
-    io.stdout(loadSummary(await loadFiles(store, [file], { label: undefined, format }, io)).replace(/^loaded/, 'restored'));
-    return 0;
-  });
+  const existed = existsSync(to);
+  try {
+    return await withFolder(to, 'ianode restore', async (store) => {
+      io.stdout(loadSummary(await loadFiles(store, [file], { label: undefined, format }, io)).replace(/^loaded/, 'restored'));
+      return 0;
+    });
+  } catch (error) {
+    // Leave the folder as it was (absent or empty), so the restore can simply be run again.
+    if (!(error instanceof FolderInUse)) {
+      if (existed) for (const f of readdirSync(to)) rmSync(path.join(to, f), { recursive: true, force: true });
+      else rmSync(to, { recursive: true, force: true });
+    }
+    throw error;
+  }
 }
 
 // ---------------------------------------------------------------- compact

@@ -157,6 +157,18 @@ describe('dump and re-load keep every quad and every label', () => {
     await sourceStore(dir);
     await expect(restore(dumpFile, dir, quietIo())).rejects.toThrow(/is not empty: restore writes into a new or empty folder/);
   });
+
+  it('a restore that fails leaves no folder behind; a load names the file and what was stored', async () => {
+    const bad = path.join(root, 'bad.trig');
+    await writeFile(bad, '<http://ex/a> <http://ex/p> "fine" .\n<http://ex/b> <http://ex/p> oops .\n');
+    const dir = fresh('failed');
+    await expect(restore(bad, dir, quietIo())).rejects.toThrow(/bad\.trig: .*line 2.*nothing of this file was stored/);
+    const { existsSync } = await import('node:fs');
+    expect(existsSync(dir)).toBe(false);
+    const target = fresh('partial');
+    await expect(loadOffline(target, [dumpFile, bad], { label: undefined, format: undefined }, quietIo()))
+      .rejects.toThrow(/nothing of this file was stored \(the 1 file before it, 6 quads, were stored\)/);
+  });
 });
 
 describe('what a dump cannot name', () => {
