@@ -92,20 +92,23 @@ export function dumpChunks(store: QuadStore, figures: DumpFigures, onQuad: (n: n
         '(RDF-ABAC patterns hold IRIs and literals): nothing was written. Give those nodes IRIs, or keep a copy of the stopped folder instead (docs/operations.md)',
     );
   }
+  const entry = (q: KeyQuad, label: string) => `[ <${AUTHZ}pattern> ${literal(pattern(q))} ; <${AUTHZ}label> ${literal(label)} ] .\n`;
   return (function* () {
     let out = `# ianode dump: transaction ${state.txId}, ${state.quads} quads, ${state.pending.length} pending labels\n` +
       `# TriG; the labels graph <${LABELS_GRAPH}> holds the labels (docs/operations.md "Dump format")\n`;
-    const labelled: string[] = [];
-    let graph: string | undefined = '';
+    // Pass 1: the data, graph by graph. Pass 2: the labels graph (the rows again, so no entry is
+    // held in memory: a dump of any size streams).
+    let graph = '';
     let n = 0;
+    let labelled = 0;
     for (const q of state.rows) {
       if (q.g !== graph) {
-        if (graph !== '' && graph !== undefined) out += '}\n';
+        if (graph !== '') out += '}\n';
         graph = q.g;
         out += `${keyToNTriples(q.g)} {\n`;
       }
       out += `${keyToNTriples(q.s)} ${keyToNTriples(q.p)} ${keyToNTriples(q.o)} .\n`;
-      if (q.label !== undefined) labelled.push(`[ <${AUTHZ}pattern> ${literal(pattern(q))} ; <${AUTHZ}label> ${literal(q.label)} ] .\n`);
+      if (q.label !== undefined) labelled++;
       if ((++n & 0xfff) === 0) {
         onQuad(n);
         yield out;
@@ -113,17 +116,19 @@ export function dumpChunks(store: QuadStore, figures: DumpFigures, onQuad: (n: n
       }
     }
     if (graph !== '') out += '}\n';
-    figures.labelled = labelled.length;
-    for (const p of state.pending) labelled.push(`[ <${AUTHZ}pattern> ${literal(pattern(p))} ; <${AUTHZ}label> ${literal(p.label)} ] .\n`);
-    if (labelled.length > 0) {
+    figures.labelled = labelled;
+    if (labelled + state.pending.length > 0) {
       out += `<${LABELS_GRAPH}> {\n`;
-      for (let i = 0; i < labelled.length; i++) {
-        out += labelled[i];
-        if ((i & 0xfff) === 0xfff) {
+      let k = 0;
+      for (const q of state.rows) {
+        if (q.label === undefined) continue;
+        out += entry(q, q.label);
+        if ((++k & 0xfff) === 0) {
           yield out;
           out = '';
         }
       }
+      for (const p of state.pending) out += entry(p, p.label);
       out += '}\n';
     }
     onQuad(n);
