@@ -218,6 +218,8 @@ async function loadFiles(store: QuadStore, files: string[], opts: { label: strin
         progress.update(read, `(${path.basename(file)})`);
         yield chunk as Buffer;
       }
+      // Parsed: the commit (index sort, log write and sync) follows, without a byte count.
+      progress.update(read, `(${path.basename(file)} read; committing)`, true);
     }
     let input: AsyncIterable<Uint8Array> = counted();
     if (file.toLowerCase().endsWith('.gz')) {
@@ -235,10 +237,10 @@ async function loadFiles(store: QuadStore, files: string[], opts: { label: strin
     quads += result.quads;
     labels += result.labels;
   }
-  progress.update(total);
-  progress.done();
+  progress.update(total, '(writing a checkpoint)', true);
   // A checkpoint now: the next open reads one file instead of replaying the load from the log.
   await store.checkpoint();
+  progress.done();
   return { files: files.length, quads, labels, seconds: (Date.now() - started) / 1000, quadsAfter: store.stats().quads, txId: store.stats().txId };
 }
 

@@ -47,12 +47,12 @@ export class Progress {
     this.last = this.started; // the first line after 100 ms (terminal) or plainEveryMs
   }
 
-  /** `done` units so far (redraws at most every 100 ms on a terminal). */
-  update(done: number, detail = ''): void {
+  /** `done` units so far (redraws at most every 100 ms on a terminal; `force`: now). */
+  update(done: number, detail = '', force = false): void {
     const io = this.io;
     if (io === undefined) return;
     const now = io.now();
-    if (now - this.last < (io.isTTY ? 100 : this.plainEveryMs)) return;
+    if (!force && now - this.last < (io.isTTY ? 100 : this.plainEveryMs)) return;
     this.last = now;
     const elapsed = now - this.started;
     const rate = elapsed > 0 ? (done * 1000) / elapsed : 0;
