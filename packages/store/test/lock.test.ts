@@ -95,6 +95,20 @@ describe('store folder lock', () => {
     await store.close();
   });
 
+  it('a process that exits without closing the store leaves no lock behind (best effort at exit)', async () => {
+    const dir = await tempStore();
+    const script = `
+      import { openStore } from ${JSON.stringify(STORE_DIST)};
+      await openStore({ dir: ${JSON.stringify(dir)} });
+      process.exit(0);
+    `;
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: 'inherit' });
+    children.push(child);
+    expect(await new Promise((resolve) => child.on('exit', resolve))).toBe(0);
+    expect(existsSync(join(dir, 'LOCK'))).toBe(false);
+    expect(existsSync(join(dir, 'wal-0000000000.log'))).toBe(true); // it did open the folder
+  });
+
   it('a lock taken on another host is refused (its liveness cannot be checked)', async () => {
     const dir = await tempStore();
     const store = await openStore({ dir });
