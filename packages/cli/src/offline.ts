@@ -147,16 +147,14 @@ async function writeAll(chunks: Iterable<string>, sink: Writable, gzip: boolean)
 
 /** `ianode dump DIR [--out FILE] [--gzip]` (stdout without --out). */
 export async function dump(dir: string, opts: { out: string | undefined; gzip: boolean }, io: OfflineIo): Promise<number> {
-  if (!isStoreFolder(dir)) throw new Error(`${dir} is not a store folder`);
+  if (!isStoreFolder(dir)) throw new Error(`${dir} is not a store folder (no checkpoint-*.ckpt or wal-*.log in it)`);
   return withFolder(dir, 'ianode dump', async (store) => {
     const figures: DumpFigures = { quads: 0, labelled: 0, pending: 0, txId: 0 };
     const progress = new Progress('dump', store.stats().quads, 'quads', io.progress);
     const chunks = dumpChunks(store, figures, (n) => progress.update(n));
     const started = Date.now();
     if (opts.out === undefined) {
-      await writeAll(chunks, process.stdout, opts.gzip).catch((error: unknown) => {
-        throw error;
-      });
+      await writeAll(chunks, process.stdout, opts.gzip);
     } else {
       const file = createWriteStream(opts.out, { mode: 0o600 });
       await once(file, 'open');
@@ -188,8 +186,9 @@ export function formatOf(file: string, given: string | undefined): RdfFormat {
   return f;
 }
 
+/** A folder with a store's files in it (so a mistyped path is not made into an empty store). */
 function isStoreFolder(dir: string): boolean {
-  return existsSync(dir) && statSync(dir).isDirectory();
+  return existsSync(dir) && statSync(dir).isDirectory() && readdirSync(dir).some((f) => /^(checkpoint-\d+\.ckpt|wal-\d+\.log)$/.test(f));
 }
 
 export interface LoadFigures {
@@ -286,7 +285,7 @@ export async function restore(file: string, to: string, io: OfflineIo): Promise<
 
 /** `ianode compact DIR`: drop deleted rows and write a checkpoint (the log starts empty). */
 export async function compact(dir: string, io: OfflineIo): Promise<number> {
-  if (!isStoreFolder(dir)) throw new Error(`${dir} is not a store folder`);
+  if (!isStoreFolder(dir)) throw new Error(`${dir} is not a store folder (no checkpoint-*.ckpt or wal-*.log in it)`);
   return withFolder(dir, 'ianode compact', async (store) => {
     const before = store.stats();
     const progress = new Progress('compact', undefined, 'rows', io.progress);
@@ -349,7 +348,7 @@ function table(result: Extract<QueryResult, { type: 'bindings' }>): string {
 
 /** `ianode query DIR QUERY [--as ATTRS|--all] [--format json|csv|tsv|table]`. */
 export async function queryOffline(dir: string, text: string, actor: Actor, opts: { format: string; defaultLabel: string }, io: OfflineIo): Promise<number> {
-  if (!isStoreFolder(dir)) throw new Error(`${dir} is not a store folder`);
+  if (!isStoreFolder(dir)) throw new Error(`${dir} is not a store folder (no checkpoint-*.ckpt or wal-*.log in it)`);
   if (opts.format !== 'table' && QUERY_FORMATS[opts.format] === undefined) throw new UsageError(`--format ${opts.format}: json, csv, tsv or table`);
   return withFolder(dir, 'ianode query', async (store) => {
     const visible = visibility(actor);
@@ -374,7 +373,7 @@ export async function queryOffline(dir: string, text: string, actor: Actor, opts
  * server does for a caller: with --as, quads whose label the attributes do not satisfy are
  * neither seen nor changed, and a write whose resulting label they could not read is refused. */
 export async function updateOffline(dir: string, text: string, actor: Actor, opts: { label: string | undefined; defaultLabel: string }, io: OfflineIo): Promise<number> {
-  if (!isStoreFolder(dir)) throw new Error(`${dir} is not a store folder`);
+  if (!isStoreFolder(dir)) throw new Error(`${dir} is not a store folder (no checkpoint-*.ckpt or wal-*.log in it)`);
   const parsed = parseUpdate(text);
   return withFolder(dir, 'ianode update', async (store) => {
     const visible = visibility(actor);

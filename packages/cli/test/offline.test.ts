@@ -223,6 +223,15 @@ describe('query and update as a set of attributes', () => {
     await store.close();
   });
 
+  it('a folder that holds no store is refused and left as it was', async () => {
+    const { mkdirSync, readdirSync } = await import('node:fs');
+    const dir = fresh('empty');
+    mkdirSync(dir);
+    await expect(queryOffline(dir, 'ASK {}', { attributes: undefined, hierarchies: [] }, { format: 'json', defaultLabel: '!' }, quietIo())).rejects.toThrow(/is not a store folder/);
+    await expect(dump(dir, { out: undefined, gzip: false }, quietIo())).rejects.toThrow(/is not a store folder/);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
   it('compact drops deleted rows and checkpoints', async () => {
     const dir = fresh('c');
     await sourceStore(dir);
