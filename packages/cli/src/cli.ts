@@ -10,7 +10,9 @@
  */
 import { createRequire } from 'node:module';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { contentTypeFor, KAFKA_EXTENSION_TYPES, parseBrokers, type KafkaSendOptions, type KafkaStatusOptions } from './kafka.js';
+import { actorOf, UsageError as OfflineUsageError, type Actor } from './offline.js';
 
 export interface Io {
   env: NodeJS.ProcessEnv;
@@ -29,6 +31,13 @@ export interface Actions {
   storeRecover(dir: string, to: string): Promise<number>;
   kafkaSend(file: string, opts: KafkaSendOptions): Promise<number>;
   kafkaStatus(opts: KafkaStatusOptions): Promise<number>;
+  /** The offline tools on a store folder (offline.ts); `quiet`: no progress on stderr. */
+  dump(dir: string, opts: { out: string | undefined; gzip: boolean; quiet: boolean }): Promise<number>;
+  loadOffline(dir: string, files: string[], opts: { label: string | undefined; format: string | undefined; quiet: boolean }): Promise<number>;
+  restore(file: string, to: string, opts: { quiet: boolean }): Promise<number>;
+  compact(dir: string, opts: { quiet: boolean }): Promise<number>;
+  queryOffline(dir: string, text: string, actor: Actor, opts: { format: string; defaultLabel: string; quiet: boolean }): Promise<number>;
+  updateOffline(dir: string, text: string, actor: Actor, opts: { label: string | undefined; defaultLabel: string; quiet: boolean }): Promise<number>;
 }
 
 const ENVIRONMENT = `environment:
@@ -46,6 +55,13 @@ commands:
   idp serve [options]         the identity provider alone; ianode idp --help
   load FILE [--label L]       upload RDF (.ttl .trig .nt .nq .jsonld) with $IDP_ID_TOKEN
   query 'SELECT …' [--accept TYPE]   run a SPARQL query with $IDP_ID_TOKEN, print the answer
+offline tools on a store folder (refused, exit 3, while a server holds it; docs/operations.md):
+  load DIR FILE… [--label L]  bulk load into the folder (created when absent), with progress
+  dump DIR [--out F] [--gzip] every quad with its label, as TriG plus the labels graph
+  restore FILE --to DIR       a dump into a new or empty folder
+  compact DIR                 drop deleted rows, write a checkpoint
+  query DIR 'SPARQL' --as ATTRS|--all    a query as a set of attributes (or as all)
+  update DIR 'UPDATE' --as ATTRS|--all [--label L]   an update, as a set of attributes
   token [EMAIL]               sign a demo user in; prints export IDP_ID_TOKEN=…
   kafka send FILE [--label L] put FILE on the Kafka topic the graph server ingests ($KAFKA_BOOTSTRAP_SERVERS,
                               $IANODE_KAFKA_TOPIC)
@@ -54,7 +70,7 @@ commands:
   store recover DIR --to NEW  write every commit before the first damage to a new store folder
   help [COMMAND]              this text, or one command's
 options: -h, --help   usage;  -v, --version   the version
-exit codes: 0 done, 1 failed, 2 usage error
+exit codes: 0 done, 1 failed, 2 usage error, 3 the store folder is held by another process
 ${ENVIRONMENT}`;
 
 const STORE_USAGE = `usage: ianode store verify DIR             check every file of a store folder (exit 0 healthy, 1 damaged)
@@ -66,7 +82,7 @@ interface Command {
   options: NonNullable<ParseArgsConfig['options']>;
   /** Positional arguments allowed: [min, max]. */
   positionals: [number, number];
-  run(values: Record<string, string | boolean | undefined>, positionals: string[], io: Io, actions: Actions): Promise<number>;
+  run(values: Record<string, string | boolean | string[] | undefined>, positionals: string[], io: Io, actions: Actions): Promise<number>;
 }
 
 const KAFKA_USAGE = `usage: ianode kafka send FILE [--label L] [--content-type T] [--topic T] [--brokers B]
@@ -77,7 +93,7 @@ const KAFKA_ENVIRONMENT = `  --topic T       the topic (default $IANODE_KAFKA_TO
   --brokers B     bootstrap brokers host:port,… (default $KAFKA_BOOTSTRAP_SERVERS)`;
 
 /** --brokers, else $KAFKA_BOOTSTRAP_SERVERS; a malformed list is a usage error. */
-function kafkaBrokers(value: string | boolean | undefined, env: NodeJS.ProcessEnv): string[] | undefined {
+function kafkaBrokers(value: string | boolean | string[] | undefined, env: NodeJS.ProcessEnv): string[] | undefined {
   const text = str(value) ?? env.KAFKA_BOOTSTRAP_SERVERS;
   if (text === undefined || text.trim() === '') return undefined;
   try {
@@ -87,13 +103,13 @@ function kafkaBrokers(value: string | boolean | undefined, env: NodeJS.ProcessEn
   }
 }
 
-const kafkaTopic = (value: string | boolean | undefined, env: NodeJS.ProcessEnv) => {
+const kafkaTopic = (value: string | boolean | string[] | undefined, env: NodeJS.ProcessEnv) => {
   const topic = str(value) ?? env.IANODE_KAFKA_TOPIC;
   return topic === undefined || topic === '' ? undefined : topic;
 };
 
 const datasetUrl = (env: NodeJS.ProcessEnv) => env.IANODE_URL ?? `http://localhost:${env.GRAPH_PORT ?? 3030}/ds`;
-const str = (value: string | boolean | undefined) => (typeof value === 'string' ? value : undefined);
+const str = (value: string | boolean | string[] | undefined) => (typeof value === 'string' ? value : undefined);
 
 const COMMANDS: Record<string, Command> = {
   up: {
@@ -110,22 +126,116 @@ environment: IANODE_DATA_DIR (./data), IDP_PORT (9229), ACCESS_PORT (8091), GRAP
     run: (_v, _p, _io, actions) => actions.up(),
   },
   load: {
-    usage: `usage: ianode load FILE [--label LABEL] [--url URL]
+    usage: `usage: ianode load FILE [--label LABEL] [--url URL]          upload to a running graph server
+       ianode load DIR FILE… [--label LABEL] [--format F] [--quiet]   bulk load into a store folder (offline)
 Uploads FILE to URL/upload with $IDP_ID_TOKEN; the format comes from the extension: .ttl .trig .nt .nq .jsonld.
-  --label LABEL   the Security-Label of every quad without one in the file
-  --url URL       the dataset (default $IANODE_URL, else http://localhost:3030/ds)`,
-    options: { label: { type: 'string' }, url: { type: 'string' } },
+  --label LABEL   the Security-Label of every quad without one in the file (labels-graph entries win)
+  --url URL       the dataset (default $IANODE_URL, else http://localhost:3030/ds)
+With a folder and files: loads each file as one transaction into the store folder DIR (created when
+absent) at full speed, with its labels graph (<http://ndtp.co.uk/security#labels>) and --label, then
+writes a checkpoint; progress and ETA on stderr, the figures (triples/s) on stdout. Refused (exit 3)
+while a graph server or another tool holds DIR.
+  --format F      ttl, trig, nt, nq or a media type (default: from the extension; .gz files are unzipped)
+  --quiet         no progress`,
+    options: { label: { type: 'string' }, url: { type: 'string' }, format: { type: 'string' }, quiet: { type: 'boolean', short: 'q' } },
+    positionals: [1, Infinity],
+    run: (v, [first, ...files], io, actions) => {
+      if (files.length > 0) {
+        if (v.url !== undefined) throw new UsageError('--url is for an upload to a server (ianode load FILE); ianode load DIR FILE… loads a folder');
+        return actions.loadOffline(first!, files, { label: str(v.label), format: str(v.format), quiet: v.quiet === true });
+      }
+      if (isFolder(first!)) throw new UsageError(`${first} is a folder: ianode load DIR FILE… loads files into a store folder`);
+      if (v.format !== undefined || v.quiet !== undefined) throw new UsageError('--format and --quiet are for ianode load DIR FILE… (offline)');
+      return actions.load(first!, { url: str(v.url) ?? datasetUrl(io.env), token: io.env.IDP_ID_TOKEN, label: str(v.label) });
+    },
+  },
+  dump: {
+    usage: `usage: ianode dump DIR [--out FILE] [--gzip] [--quiet]
+Writes every quad of the store folder DIR with its label as TriG: the data, then the labels graph
+<http://ndtp.co.uk/security#labels> with one entry per quad that has a label of its own and per
+pending label (docs/operations.md "Dump format"). Quads stored without a label stay without one.
+It re-loads with ianode restore, ianode load or POST /ds/upload (application/trig).
+Refused (exit 3) while a graph server or another tool holds DIR.
+  --out FILE   write to FILE (default stdout)
+  --gzip       gzip the output (name it .trig.gz)
+  --quiet      no progress on stderr`,
+    options: { out: { type: 'string', short: 'o' }, gzip: { type: 'boolean', short: 'z' }, quiet: { type: 'boolean', short: 'q' } },
     positionals: [1, 1],
-    run: (v, [file], io, actions) => actions.load(file!, { url: str(v.url) ?? datasetUrl(io.env), token: io.env.IDP_ID_TOKEN, label: str(v.label) }),
+    run: (v, [dir], _io, actions) => actions.dump(dir!, { out: str(v.out), gzip: v.gzip === true, quiet: v.quiet === true }),
+  },
+  restore: {
+    usage: `usage: ianode restore FILE --to DIR [--quiet]
+Loads a dump (ianode dump; .trig or .trig.gz) into DIR, which must be new or empty, with every
+label as it was, then writes a checkpoint. Refused (exit 3) while another process holds DIR.
+  --quiet      no progress on stderr`,
+    options: { to: { type: 'string' }, quiet: { type: 'boolean', short: 'q' } },
+    positionals: [1, 1],
+    run: (v, [file], _io, actions) => {
+      const to = str(v.to);
+      if (to === undefined) throw new UsageError('needs --to DIR (a new or empty folder)');
+      return actions.restore(file!, to, { quiet: v.quiet === true });
+    },
+  },
+  compact: {
+    usage: `usage: ianode compact DIR [--quiet]
+Drops the rows of deleted quads and writes a checkpoint (the log starts empty): a smaller folder and
+a faster open. Refused (exit 3) while a graph server or another tool holds DIR.`,
+    options: { quiet: { type: 'boolean', short: 'q' } },
+    positionals: [1, 1],
+    run: (v, [dir], _io, actions) => actions.compact(dir!, { quiet: v.quiet === true }),
+  },
+  update: {
+    usage: `usage: ianode update DIR 'UPDATE'|--file F (--as ATTRS|--all) [--hierarchy NAME=T1,T2,…] [--label L]
+Runs a SPARQL Update on the store folder DIR as one transaction, as a caller with the attributes ATTRS
+(comma-separated, e.g. --as clearance=S,employee) would over HTTP: quads whose label ATTRS do not
+satisfy are neither seen nor changed, and a write labelling data ATTRS could not read is refused.
+--all: no ABAC (every quad). One of --as and --all is required. Refused (exit 3) while another
+process holds DIR.
+  --label L            the label of the quads the update inserts (default: none, the dataset default)
+  --hierarchy H        an attribute hierarchy, lowest first, e.g. clearance=O,OS,S,TS (repeatable)
+  --default-label L    the dataset's default label (default !, as the graph server's)
+  --file F             read the update from F`,
+    options: {
+      as: { type: 'string' }, all: { type: 'boolean' }, hierarchy: { type: 'string', multiple: true }, label: { type: 'string' },
+      file: { type: 'string', short: 'f' }, 'default-label': { type: 'string' }, quiet: { type: 'boolean', short: 'q' },
+    },
+    positionals: [1, 2],
+    run: (v, [dir, text], _io, actions) => {
+      const update = textOf(text, v.file, 'UPDATE');
+      const actor = offlineActor(v);
+      return actions.updateOffline(dir!, update, actor, { label: str(v.label), defaultLabel: str(v['default-label']) ?? '!', quiet: v.quiet === true });
+    },
   },
   query: {
-    usage: `usage: ianode query 'SPARQL' [--accept TYPE] [--url URL]
+    usage: `usage: ianode query 'SPARQL' [--accept TYPE] [--url URL]          ask a running graph server
+       ianode query DIR 'SPARQL'|--file F (--as ATTRS|--all) [--hierarchy NAME=T1,T2,…] [--format json|csv|tsv|table]
 Runs the query against URL/query with $IDP_ID_TOKEN and prints the answer.
   --accept TYPE   the answer's media type, e.g. text/csv, application/sparql-results+json, text/turtle
-  --url URL       the dataset (default $IANODE_URL, else http://localhost:3030/ds)`,
-    options: { accept: { type: 'string' }, url: { type: 'string' } },
-    positionals: [1, 1],
-    run: (v, [text], io, actions) => actions.query(text!, { url: str(v.url) ?? datasetUrl(io.env), token: io.env.IDP_ID_TOKEN, accept: str(v.accept) }),
+  --url URL       the dataset (default $IANODE_URL, else http://localhost:3030/ds)
+With a store folder DIR (offline, no server): the query runs over DIR as a caller with the attributes
+ATTRS (comma-separated, e.g. --as clearance=S,employee) would see it, or over every quad with --all
+(no ABAC). One of --as and --all is required. Refused (exit 3) while another process holds DIR.
+  --hierarchy H        an attribute hierarchy, lowest first, e.g. clearance=O,OS,S,TS (repeatable)
+  --default-label L    the dataset's default label, for quads stored without one (default !)
+  --format F           json (default), csv, tsv or table; CONSTRUCT/DESCRIBE answer TriG
+  --file F             read the query from F`,
+    options: {
+      accept: { type: 'string' }, url: { type: 'string' }, as: { type: 'string' }, all: { type: 'boolean' }, hierarchy: { type: 'string', multiple: true },
+      format: { type: 'string' }, file: { type: 'string', short: 'f' }, 'default-label': { type: 'string' }, quiet: { type: 'boolean', short: 'q' },
+    },
+    positionals: [1, 2],
+    run: (v, positionals, io, actions) => {
+      const offline = v.as !== undefined || v.all !== undefined || v.file !== undefined || v.hierarchy !== undefined || v.format !== undefined || v['default-label'] !== undefined;
+      if (!offline && positionals.length === 2 && isFolder(positionals[0]!)) throw new UsageError(`a query over the store folder ${positionals[0]} needs --as ATTRS or --all`);
+      if (!offline) {
+        if (positionals.length > 1) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[1])}`);
+        return actions.query(positionals[0]!, { url: str(v.url) ?? datasetUrl(io.env), token: io.env.IDP_ID_TOKEN, accept: str(v.accept) });
+      }
+      if (v.url !== undefined || v.accept !== undefined) throw new UsageError('--url and --accept are for a query to a server; over a folder use --format');
+      const [dir, text] = positionals;
+      const query = textOf(text, v.file, 'SPARQL');
+      return actions.queryOffline(dir!, query, offlineActor(v), { format: str(v.format) ?? 'json', defaultLabel: str(v['default-label']) ?? '!', quiet: v.quiet === true });
+    },
   },
   token: {
     usage: `usage: ianode token [EMAIL]
@@ -218,6 +328,33 @@ RECOVERY.txt report). Only reads DIR; run it while the graph server is stopped (
   },
 };
 
+function isFolder(p: string): boolean {
+  return existsSync(p) && statSync(p).isDirectory();
+}
+
+/** The query or update: the positional text or --file, exactly one. */
+function textOf(text: string | undefined, file: string | boolean | string[] | undefined, what: string): string {
+  if (typeof file === 'string') {
+    if (text !== undefined) throw new UsageError(`give the ${what} text or --file, not both`);
+    try {
+      return readFileSync(file, 'utf8');
+    } catch (error) {
+      throw new UsageError(`--file ${file}: ${(error as Error).message}`);
+    }
+  }
+  if (text === undefined) throw new UsageError(`needs the ${what} text or --file F`);
+  return text;
+}
+
+function offlineActor(v: Record<string, string | boolean | string[] | undefined>): Actor {
+  try {
+    return actorOf(str(v.as as string | undefined), v.all === true, (v.hierarchy as string[] | undefined) ?? []);
+  } catch (error) {
+    if (error instanceof OfflineUsageError) throw new UsageError(error.message);
+    throw error;
+  }
+}
+
 const EXTENSIONS = Object.keys(KAFKA_EXTENSION_TYPES).map((e) => `.${e}`).join(' ');
 
 const SERVICES = { graph: '@ianode/graph-server', access: '@ianode/access-service', idp: '@ianode/idp' } as const;
@@ -230,7 +367,7 @@ function version(): string {
 }
 
 /** Reads the arguments of one command; `help` true when -h/--help is among them (nothing else is checked then). */
-function readArgs(command: Command, args: string[]): { help: boolean; values: Record<string, string | boolean | undefined>; positionals: string[] } {
+function readArgs(command: Command, args: string[]): { help: boolean; values: Record<string, string | boolean | string[] | undefined>; positionals: string[] } {
   let parsed;
   try {
     parsed = parseArgs({ args, options: { ...command.options, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true });

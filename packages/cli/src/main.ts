@@ -8,12 +8,14 @@
  *   query 'SPARQL'           run a query
  *   token [EMAIL]            print `export IDP_ID_TOKEN=…` for a demo user
  *   store verify DIR | store recover DIR --to NEW_DIR   check / rescue a store folder (store.ts)
+ *   load DIR FILE… | dump | restore | compact | query DIR … --as | update DIR … --as   offline tools (offline.ts)
  *   kafka send FILE | kafka status   produce a message / show offsets for Kafka ingestion (kafka.ts)
  */
 import { spawn } from 'node:child_process';
 import { runCli, type Actions } from './cli.js';
 import { load, query, token } from './commands.js';
 import { kafkaSend, kafkaStatus } from './kafka.js';
+import { offlineActions } from './offline-actions.js';
 import { storeActions } from './store.js';
 import { stopOnSignals, SupervisorError } from './supervisor.js';
 import { banner, serviceEntry, up, upOptionsFromEnv } from './up.js';
@@ -62,6 +64,7 @@ const actions: Actions = {
   ...storeActions((text) => process.stdout.write(text)),
   kafkaSend: (file, opts) => kafkaSend(file, opts), // kafka.ts loads the Kafka client only when called
   kafkaStatus: (opts) => kafkaStatus(opts),
+  ...offlineActions(),
 };
 
 const io = { env: process.env, stdout: (t: string) => void process.stdout.write(t), stderr: (t: string) => void process.stderr.write(t) };

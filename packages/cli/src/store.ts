@@ -28,6 +28,9 @@ export function storeCommand(args: string[], write: (text: string) => void = (t)
   const other = async (): Promise<number> => {
     throw new Error('not a store command');
   };
-  const actions: Actions = { up: other, service: other, load: other, query: other, token: other, kafkaSend: other, kafkaStatus: other, ...storeActions(write) };
+  const actions: Actions = {
+    up: other, service: other, load: other, query: other, token: other, kafkaSend: other, kafkaStatus: other,
+    dump: other, loadOffline: other, restore: other, compact: other, queryOffline: other, updateOffline: other, ...storeActions(write),
+  };
   return runCli(['store', ...args], { env: process.env, stdout: write, stderr: write }, actions);
 }

@@ -227,7 +227,7 @@ async function loadDemoDataOnce(options: UpOptions, config: ReturnType<typeof re
   if (options.demoData === undefined || existsSync(marker)) return;
   process.stdout.write(`ianode: loading the demo data (first start) from ${path.relative(process.cwd(), options.demoData)}…\n`);
   const text = await readFile(options.demoData, 'utf8');
-  const store = await openStore({ dir: config.dataset.storage, defaultLabel: config.dataset.defaultLabel, ...storeTuning(config.dataset) });
+  const store = await openStore({ dir: config.dataset.storage, defaultLabel: config.dataset.defaultLabel, lockPurpose: 'ianode up (demo data)', ...storeTuning(config.dataset) });
   let result;
   try {
     result = await store.load(text, { format: 'application/trig' });

@@ -35,6 +35,12 @@ function recorder() {
     storeRecover: record('storeRecover'),
     kafkaSend: record('kafkaSend'),
     kafkaStatus: record('kafkaStatus'),
+    dump: record('dump'),
+    loadOffline: record('loadOffline'),
+    restore: record('restore'),
+    compact: record('compact'),
+    queryOffline: record('queryOffline'),
+    updateOffline: record('updateOffline'),
   };
   return { actions, calls };
 }
@@ -47,7 +53,7 @@ async function run(argv: string[], env: NodeJS.ProcessEnv = {}) {
   return { code, stdout, stderr, calls };
 }
 
-const COMMANDS = [[], ['up'], ['load'], ['query'], ['token'], ['store'], ['store', 'verify'], ['store', 'recover'], ['kafka'], ['kafka', 'send'], ['kafka', 'status']];
+const COMMANDS = [[], ['up'], ['load'], ['query'], ['token'], ['store'], ['store', 'verify'], ['store', 'recover'], ['kafka'], ['kafka', 'send'], ['kafka', 'status'], ['dump'], ['restore'], ['compact'], ['update']];
 
 describe('--help and -h', () => {
   it.each(COMMANDS.flatMap((command) => ['--help', '-h'].map((flag) => ({ argv: [...command, flag] }))))('ianode $argv: usage on stdout, exit 0, nothing run', async ({ argv }) => {
@@ -110,6 +116,13 @@ describe('mistakes: exit 2, what is wrong and the usage on stderr, nothing run',
     { argv: ['store', 'verify'], says: /usage: ianode store verify DIR/ },
     { argv: ['store', 'recover', 'dir'], says: /needs --to NEW_DIR/ },
     { argv: ['help', 'bogus'], says: /no command bogus/ },
+    { argv: ['query', 'd', 'ASK {}', '--as', 'x', '--all'], says: /give --as ATTRS or --all, not both/ },
+    { argv: ['query', 'd', '--file', 'f.rq', 'ASK {}', '--all'], says: /give the SPARQL text or --file, not both|--file f.rq/ },
+    { argv: ['update', 'd', 'INSERT DATA {}'], says: /needs --as ATTRS .* or --all/ },
+    { argv: ['query', 'd', 'ASK {}', '--as', 'a', '--hierarchy', 'clearance'], says: /--hierarchy "clearance": write NAME=LOWEST/ },
+    { argv: ['restore', 'dump.trig'], says: /needs --to DIR/ },
+    { argv: ['dump'], says: /missing argument\nusage: ianode dump DIR/ },
+    { argv: ['load', 'd', 'a.ttl', '--url', 'http://h/ds'], says: /--url is for an upload to a server/ },
   ])('ianode $argv', async ({ argv, says }) => {
     const { code, stdout, stderr, calls } = await run(argv);
     expect(code).toBe(2);
@@ -134,6 +147,20 @@ describe('what the commands are given', () => {
     expect((await run(['store', 'verify', 'd'])).calls).toEqual([['storeVerify', 'd']]);
     expect((await run(['store', 'recover', 'd', '--to', 'n'])).calls).toEqual([['storeRecover', 'd', 'n']]);
     expect((await run(['up'])).calls).toEqual([['up']]);
+  });
+
+  it('the offline tools: folder, files, attributes and options', async () => {
+    expect((await run(['load', 'd', 'a.nt', 'b.trig.gz', '--label', 'employee', '-q'])).calls).toEqual([['loadOffline', 'd', ['a.nt', 'b.trig.gz'], { label: 'employee', format: undefined, quiet: true }]]);
+    expect((await run(['dump', 'd', '--out', 'x.trig.gz', '--gzip'])).calls).toEqual([['dump', 'd', { out: 'x.trig.gz', gzip: true, quiet: false }]]);
+    expect((await run(['restore', 'x.trig', '--to', 'n'])).calls).toEqual([['restore', 'x.trig', 'n', { quiet: false }]]);
+    expect((await run(['compact', 'd'])).calls).toEqual([['compact', 'd', { quiet: false }]]);
+    expect((await run(['query', 'd', 'ASK {}', '--as', 'clearance=S, employee', '--hierarchy', 'clearance=O,S,TS', '--format', 'table'])).calls).toEqual([
+      ['queryOffline', 'd', 'ASK {}', { attributes: ['clearance=S', 'employee'], hierarchies: [['clearance', ['O', 'S', 'TS']]] }, { format: 'table', defaultLabel: '!', quiet: false }],
+    ]);
+    expect((await run(['query', 'd', 'ASK {}', '--all'])).calls[0]![3]).toEqual({ attributes: undefined, hierarchies: [] });
+    expect((await run(['update', 'd', 'INSERT DATA {}', '--as', 'employee', '--label', 'employee', '--default-label', '*'])).calls).toEqual([
+      ['updateOffline', 'd', 'INSERT DATA {}', { attributes: ['employee'], hierarchies: [] }, { label: 'employee', defaultLabel: '*', quiet: false }],
+    ]);
   });
 });
 

@@ -30,6 +30,12 @@ function recorder() {
     storeRecover: record('storeRecover'),
     kafkaSend: record('kafkaSend'),
     kafkaStatus: record('kafkaStatus'),
+    dump: record('dump'),
+    loadOffline: record('loadOffline'),
+    restore: record('restore'),
+    compact: record('compact'),
+    queryOffline: record('queryOffline'),
+    updateOffline: record('updateOffline'),
   };
   return { actions, calls };
 }

@@ -106,6 +106,7 @@ const STATUS: Record<Exclude<AnyCode, AuthErrorCode>, number> = {
   STORE_CLOSED: 503,
   STORE_CORRUPT: 500,
   STORE_IO: 503,
+  STORE_LOCKED: 503,
   RDF_SYNTAX: 400,
   LABEL_SYNTAX: 400,
 };

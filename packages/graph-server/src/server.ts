@@ -112,6 +112,7 @@ export async function createGraphServer(input: GraphServerConfigInput | GraphSer
     (await openStore({
       dir: config.dataset.storage,
       defaultLabel: config.dataset.defaultLabel,
+      lockPurpose: 'graph server',
       ...storeTuning(config.dataset),
       log: (level, message, fields) => app.log[level](fields ?? {}, message),
     }));

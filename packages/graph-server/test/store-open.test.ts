@@ -78,4 +78,24 @@ describe('graph server start and the store folder', () => {
     expect(run.stderr).not.toContain('usage:');
     expect(await readFile(log)).toEqual(bytes); // the folder is left as it was
   });
+
+  it('a folder another process holds: the server names the holder and exits 2; a second server on it is refused', async () => {
+    const dir = await folder();
+    const first = await createGraphServer({ dataset: { storage: dir } }, { logger: false });
+    try {
+      expect(JSON.parse(await readFile(path.join(dir, 'LOCK'), 'utf8'))).toMatchObject({ pid: process.pid, purpose: 'graph server' });
+      await expect(createGraphServer({ dataset: { storage: dir } }, { logger: false })).rejects.toMatchObject({ code: 'STORE_LOCKED' });
+      const config = path.join(dir, '..', `${path.basename(dir)}-held.yaml`);
+      await writeFile(config, `dataset:\n  storage: ${JSON.stringify(dir)}\n`);
+      dirs.push(config);
+      const main = fileURLToPath(new URL('../dist/main.js', import.meta.url));
+      const run = spawnSync(process.execPath, [main, '--config', config, '--port', '0'], { encoding: 'utf8', env: { ...process.env, JWKS_URL: 'disabled' }, timeout: 60_000 });
+      expect(run.status).toBe(2);
+      expect(run.stderr).toContain(`is in use by process ${process.pid}`);
+      expect(run.stderr).toContain('(graph server)');
+      expect(run.stderr).not.toContain('usage:');
+    } finally {
+      await first.close();
+    }
+  });
 });

@@ -32,6 +32,9 @@ export interface StoreOptions {
   compactMinDeleted?: number | undefined;
   /** Time source and timer of the checkpoint interval (default: the system clock; tests inject). */
   clock?: StoreClock | undefined;
+  /** What this process opens the folder for, written into the folder lock (`DIR/LOCK`) so a
+   * refused open can name it: `graph server`, `ianode load`, … (default `node <script>`). */
+  lockPurpose?: string | undefined;
   /** Opens the log file for appending (default: node:fs; tests inject write faults here). */
   logFiles?: OpenLogFile | undefined;
 }
@@ -146,6 +149,15 @@ export interface KeyQuad {
   g: string;
 }
 
+/** `QuadStore.labelledQuads`: the state as of the call. */
+export interface LabelledQuads {
+  txId: number;
+  quads: number;
+  /** Live quads in graph, then subject, predicate, object id order (may be iterated again). */
+  rows: Iterable<KeyQuad & { label: string | undefined }>;
+  pending: (KeyQuad & { label: string })[];
+}
+
 export interface WriteTransaction {
   /** Add a quad; `label` undefined = keep the quad's current label, or a pending label for it, or
    * the default label. Throws LabelSyntaxError on a malformed label. */
@@ -199,6 +211,11 @@ export interface QuadStore extends Dataset {
   /** Label text of a stored quad, or undefined when absent ('' never: default is reported as the
    * default label's text). */
   labelOf(quad: KeyQuad): string | undefined;
+  /** Every live quad of the current state with its OWN label (undefined: stored without one, so
+   * the dataset's default label applies at read time), in graph order (default graph first), and
+   * every pending label (a label recorded for a quad not stored). For dumps (`ianode dump`):
+   * nothing here is filtered, so it is for tools holding the folder, never for a caller's read. */
+  labelledQuads(): LabelledQuads;
   /** Write a checkpoint now and start a fresh log. */
   checkpoint(): Promise<void>;
   /** Drop the rows of deleted quads from memory now and checkpoint (so the log shrinks too).

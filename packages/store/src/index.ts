@@ -7,3 +7,4 @@ export { isLabelsGraph, prepareLoad } from './loader.js';
 export { verifyStore, recoverStore, type VerifyReport, type RecoveryReport, type Finding } from './verify.js';
 export { SharedStateReader, type SharedStoreState, type SharedRun } from './shared-state.js';
 export type { ReadColumns } from './snapshot.js';
+export { lockStatus, describeHolder, LOCK_FILE, type LockInfo, type LockStatus } from './lock.js';

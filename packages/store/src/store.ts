@@ -7,21 +7,22 @@
  * log and fsync, then apply them in memory and publish the new state.
  */
 import { join } from 'node:path';
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import type { Dataset, IdQuad, LabelPredicate, QuadBatch, QuadPattern, Term } from '@ianode/rdf';
 import { TermDictionary } from '@ianode/rdf';
 import type {
-  KeyQuad, LoadOptions, LoadResult, PreparedLoad, QuadStore, StoreClock, StoreLog, StoreOptions, StoreStats, WriteOptions, WriteOutcome, WriteTransaction,
+  KeyQuad, LabelledQuads, LoadOptions, LoadResult, PreparedLoad, QuadStore, StoreClock, StoreLog, StoreOptions, StoreStats, WriteOptions, WriteOutcome, WriteTransaction,
 } from './api.js';
 import { RowColumns } from './columns.js';
 import { compactRows } from './compaction.js';
 import { StoreError } from './errors.js';
 import { checkTransaction, readStoreFile, type Damage, type FileTx } from './integrity.js';
-import { LabelTable } from './labels.js';
+import { DEFAULT_LABEL_ID, LabelTable } from './labels.js';
+import { FolderLock } from './lock.js';
 import { loadPrepared, loadRdf } from './loader.js';
 import { ORDERS } from './orders.js';
 import {
-  checkpointName, listDir, openLogFile, prepareDir, truncateFile, walName, WalWriter, writeFileAtomic, type OpenLogFile,
+  checkpointName, DIR_MODE, listDir, openLogFile, prepareDir, truncateFile, walName, WalWriter, writeFileAtomic, type OpenLogFile,
 } from './persistence.js';
 import { buildRun, buildRunParallel, findLiveRow, mergePerm, mergeRuns, type Run } from './run.js';
 import { SnapshotDataset, type StoreState } from './snapshot.js';
@@ -100,6 +101,9 @@ export class LabelledQuadStore implements QuadStore {
   /** When the last checkpoint was written (or the store opened), on `clock`. */
   private lastCheckpointAt = 0;
   private checkpointTimer: unknown;
+  private readonly lockPurpose: string | undefined;
+  /** The folder lock (lock.ts), held from `open` to `close`. */
+  private folderLock: FolderLock | undefined;
 
   constructor(options: StoreOptions) {
     this.labels = new LabelTable(options.defaultLabel ?? '!');
@@ -112,6 +116,7 @@ export class LabelledQuadStore implements QuadStore {
     this.compactMinDeleted = options.compactMinDeleted ?? DEFAULT_COMPACT_MIN_DELETED;
     this.clock = options.clock ?? SYSTEM_CLOCK;
     this.openLogFile = options.logFiles ?? openLogFile;
+    this.lockPurpose = options.lockPurpose;
     for (const [name, v] of [
       ['checkpointBytes', this.checkpointBytes], ['checkpointIntervalMs', this.checkpointIntervalMs],
       ['compactDeletedFraction', this.compactDeletedFraction], ['compactMinDeleted', this.compactMinDeleted],
@@ -580,6 +585,23 @@ export class LabelledQuadStore implements QuadStore {
   async open(): Promise<void> {
     if (this.dir === undefined) return;
     const dir = this.dir;
+    // One process at a time (lock.ts): refused here, before anything is read.
+    if (!existsSync(dir)) mkdirSync(dir, { recursive: true, mode: DIR_MODE });
+    this.folderLock = FolderLock.acquire(dir, this.lockPurpose, (message, fields) => this.log('warn', message, fields));
+    try {
+      await this.openLocked(dir);
+    } catch (err) {
+      this.closed = true;
+      await this.wal?.close().catch(() => undefined);
+      this.wal = undefined;
+      if (this.checkpointTimer !== undefined) this.clock.clearTimeout(this.checkpointTimer);
+      this.folderLock.release();
+      this.folderLock = undefined;
+      throw err;
+    }
+  }
+
+  private async openLocked(dir: string): Promise<void> {
     let report: LoadReport;
     try {
       report = this.loadFrom(dir);
@@ -798,6 +820,42 @@ export class LabelledQuadStore implements QuadStore {
     await wal.close();
   }
 
+  labelledQuads(): LabelledQuads {
+    const cols = this.cols;
+    const dict = this.dict;
+    const labels = this.labels;
+    const spog = this.liveRowsInSpogOrder();
+    // Stable counting sort of the SPOG rows by graph id: graph, then S P O.
+    const graphIds = [...new Set(Array.from(spog, (r) => cols.g[r]!))].sort((a, b) => a - b);
+    const start = new Map<number, number>();
+    let at = 0;
+    const counts = new Map<number, number>();
+    for (const r of spog) counts.set(cols.g[r]!, (counts.get(cols.g[r]!) ?? 0) + 1);
+    for (const g of graphIds) {
+      start.set(g, at);
+      at += counts.get(g)!;
+    }
+    const rows = new Uint32Array(spog.length);
+    for (const r of spog) {
+      const g = cols.g[r]!;
+      const i = start.get(g)!;
+      rows[i] = r;
+      start.set(g, i + 1);
+    }
+    const keyOf = (id: number) => (id === 0 ? '' : dict.key(id));
+    const pending = [...this.pending].map(([key, label]) => {
+      const [g, s, p, o] = key.split(' ').map(Number) as [number, number, number, number];
+      return { g: keyOf(g), s: dict.key(s), p: dict.key(p), o: dict.key(o), label: labels.text(label) };
+    });
+    function* iterate(): Generator<KeyQuad & { label: string | undefined }> {
+      for (const r of rows) {
+        const l = cols.label[r]!;
+        yield { g: keyOf(cols.g[r]!), s: dict.key(cols.s[r]!), p: dict.key(cols.p[r]!), o: dict.key(cols.o[r]!), label: l === DEFAULT_LABEL_ID ? undefined : labels.text(l) };
+      }
+    }
+    return { txId: this.state.txId, quads: rows.length, rows: { [Symbol.iterator]: iterate }, pending };
+  }
+
   /** The columns and runs of the current state, for `verifyStore`'s index check. */
   indexState(): { cols: RowColumns; runs: readonly Run[]; txId: number; quads: number } {
     return { cols: this.cols, runs: this.runs, txId: this.state.txId, quads: this.liveQuads };
@@ -818,8 +876,13 @@ export class LabelledQuadStore implements QuadStore {
     this.closed = true;
     if (this.checkpointTimer !== undefined) this.clock.clearTimeout(this.checkpointTimer);
     this.checkpointTimer = undefined;
-    await this.wal?.close();
-    this.wal = undefined;
+    try {
+      await this.wal?.close();
+    } finally {
+      this.wal = undefined;
+      this.folderLock?.release();
+      this.folderLock = undefined;
+    }
   }
 }
 

@@ -8,6 +8,7 @@ import { join, resolve, sep } from 'node:path';
 import { StoreError } from './errors.js';
 import { readStoreFile, type FileRead } from './integrity.js';
 import { ORDER_NAMES, ORDERS } from './orders.js';
+import { describeHolder, lockStatus, type LockStatus } from './lock.js';
 import { checkpointName, FILE_MODE, listDir, walName } from './persistence.js';
 import { LabelledQuadStore, openStore, type LoadReport } from './store.js';
 
@@ -32,6 +33,9 @@ export interface VerifyReport {
   /** The state the open would rebuild. */
   state?: { txId: number; quads: number; checkpoint: number | undefined; commits: number } | undefined;
   files: { name: string; bytes: number; transactions: number }[];
+  /** Who holds the folder (`DIR/LOCK`), when someone does or did: verify does not need the lock,
+   * but a folder a live process holds may change while it is read. */
+  lock?: LockStatus | undefined;
   /** A human-readable summary, one line each. */
   lines: string[];
 }
@@ -135,15 +139,22 @@ export function verifyStore(dir: string): VerifyReport {
     findings.push({ severity: 'damage', file: '(open)', message: `the store would refuse to open: ${err.message}` });
   }
   const healthy = opens && !findings.some((f) => f.severity !== 'note');
+  const lock = lockStatus(dir);
+  const lockLine = lock === undefined
+    ? []
+    : lock.holder === undefined
+      ? [`lock: ${join(dir, 'LOCK')} is unreadable (being written, or left by a crash)`]
+      : [`lock: held by ${describeHolder(lock.holder)}${lock.alive === true ? ', running: the folder may change while it is read (this report is of the files as read)' : lock.alive === false ? ', no longer running (stale: the next open takes it over)' : ' (another host: cannot tell whether it runs)'}`];
   const lines = [
     `ianode store verify ${dir}: ${healthy ? 'healthy' : opens ? 'DAMAGED (the store still opens; see below)' : 'DAMAGED (the store refuses to open)'}`,
     `files: ${plural(checkpoints.length, 'checkpoint')}, ${plural(wals.length, 'log')}, ${files.reduce((n, f) => n + f.bytes, 0)} bytes`,
     ...files.map((f) => `  ${f.name}: ${f.bytes} bytes, ${plural(f.transactions, 'transaction')}`),
+    ...lockLine,
     ...(state ? [`state: transaction ${state.txId}, ${plural(state.quads, 'quad')} (${state.checkpoint === undefined ? 'no checkpoint' : checkpointName(state.checkpoint)} + ${plural(state.commits, 'commit')} from logs)`] : []),
     ...findings.map((f) => `${f.severity.toUpperCase()}: ${f.file}${f.offset === undefined ? '' : ` @${f.offset}`}: ${f.message}`),
   ];
   if (!healthy) lines.push(`to save every commit before the damage into a new folder: ianode store recover ${dir} --to NEW_DIR`);
-  return { dir, healthy, opens, openError, findings, state, files, lines };
+  return { dir, healthy, opens, openError, findings, state, files, lock, lines };
 }
 
 export interface RecoveryReport {
