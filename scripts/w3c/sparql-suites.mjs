@@ -9,7 +9,7 @@
  *   mf:QueryEvaluationTest, mf:CSVResultFormatTest: sparql-evaluate.mjs in a worker thread, one
  *     test at a time, each with a time limit ($IANODE_W3C_TIMEOUT_MS, default 10 s: the engine gets
  *     it as its deadline, and the worker is stopped if it runs on).
- *   SPARQL Update (every folder of sparql11/manifest-sparql11-update.ttl), UPDATE_ENABLED:
+ *   SPARQL Update (every folder of sparql11/manifest-sparql11-update.ttl, reached from manifest-all.ttl):
  *     mf:PositiveUpdateSyntaxTest11 / mf:NegativeUpdateSyntaxTest11 through parseUpdate;
  *     mf:UpdateEvaluationTest in the worker (sparql-evaluate.mjs evaluateUpdateTest): ut:data /
  *     ut:graphData loaded, ut:request run by executeUpdate in one store transaction, the store
@@ -37,12 +37,7 @@ const suitesRoot = SUITES_ROOT;
 const engineModule = moduleUnderTest('IANODE_W3C_SPARQL_ENGINE', 'packages/sparql/dist/index.js');
 const timeoutMs = TEST_TIMEOUT_MS;
 
-/** Set to true when SPARQL Update is evaluated (the update issue): the group then runs. */
-const UPDATE_ENABLED = true;
-const NOT_YET_UPDATE = 'not yet: update';
-
 const TOP_MANIFESTS = ['sparql/sparql10/manifest.ttl', 'sparql/sparql10/extended-manifest-evaluation.ttl', 'sparql/sparql11/manifest-all.ttl'];
-const UPDATE_MANIFEST = 'sparql/sparql11/manifest-sparql11-update.ttl';
 
 const relative = (file) => path.relative(suitesRoot, file).split(path.sep).join('/');
 const httpManifests = new Set(Object.values(HTTP_MANIFESTS));
@@ -244,22 +239,16 @@ function buildSuites() {
     // Let w3c.mjs report the suites as missing.
     return [{ name: 'sparql', manifest: TOP_MANIFESTS[2], run: () => 'unreachable: the suites are missing' }];
   }
-  const updateFile = path.join(suitesRoot, UPDATE_MANIFEST);
-  const updateFolders = existsSync(updateFile) ? new Set(readManifest(updateFile, suitesRoot).includes) : new Set();
   const suites = [];
   for (const top of present) {
     // An include that is not there (sparql11/manifest-all.ttl names entailment/, which the
     // suite no longer ships) is left out.
     for (const include of readManifest(path.join(suitesRoot, top), suitesRoot).includes) {
-      if (!existsSync(include) || (updateFolders.has(include) && !UPDATE_ENABLED)) continue;
+      if (!existsSync(include)) continue;
       // The protocol, graph store and service description folders are HTTP exchanges: http-suites.mjs.
       if (httpManifests.has(relative(include))) continue;
       suites.push({ name: groupName(include), manifest: relative(include), run: (entry, manifest) => runSparqlTest(entry, manifest, include) });
     }
-  }
-  if (updateFolders.size > 0 && !UPDATE_ENABLED) {
-    // w3c.mjs follows the update manifest's mf:include list: every update folder, one group.
-    suites.push({ name: 'sparql11/update (not yet)', manifest: UPDATE_MANIFEST, run: () => ({ skip: NOT_YET_UPDATE }) });
   }
   return suites;
 }

@@ -359,11 +359,6 @@ export function securityFromEnv(env: Env = process.env): Partial<SecurityConfig>
   };
 }
 
-/** Secure mode is on when a JWKS URL is set and is not `disabled`. */
-export function isSecure(security: SecurityConfig): boolean {
-  return security.jwksUrl !== undefined && security.jwksUrl !== '' && security.jwksUrl.toLowerCase() !== 'disabled';
-}
-
 /** Reads the file and the environment into one input (shared with the CLI). */
 export async function configFromFileAndEnv(path: string | undefined, env: Env = process.env): Promise<GraphServerConfigInput> {
   const file = path === undefined ? {} : await loadConfigFile(path, env);

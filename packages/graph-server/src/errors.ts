@@ -119,8 +119,6 @@ export function statusOf(code: Exclude<AnyCode, AuthErrorCode>): number {
 /** What a client is told: status, JSON body (`error` is the status's reason phrase), extra headers. */
 export type ErrorReply = ServiceErrorReply<{ error: string; code: string; message: string; line?: number; column?: number; position?: number }>;
 
-const AUTH_CODES = new Set<string>(['MISSING_TOKEN', 'INVALID_TOKEN', 'FORBIDDEN', 'JWKS_UNAVAILABLE', 'ATTRIBUTES_UNAVAILABLE', 'REVOCATION_UNAVAILABLE']);
-
 /** The reply for any thrown value; unknown errors become a 500 that says nothing of the cause. */
 export function errorReply(error: unknown): ErrorReply {
   if (error instanceof ForwardedError) return { status: error.reply.status, body: { ...error.reply.body }, headers: { ...error.reply.headers } };
@@ -182,8 +180,3 @@ function isClientAbort(error: unknown): boolean {
 }
 
 const STACK_MESSAGE = 'the request is nested too deeply or chains too many operators to be evaluated: split it, or nest less';
-
-/** Whether a code names an auth failure (for metrics and logs). */
-export function isAuthCode(code: string): boolean {
-  return AUTH_CODES.has(code);
-}

@@ -1,6 +1,6 @@
 export { createGraphServer, waitForAccessService, type GraphServer, type GraphServerOptions } from './server.js';
 export {
-  configFromFileAndEnv, DEFAULT_PORT, defaultConfig, isSecure, loadConfigFile, resolveConfig, securityFromEnv, storeTuning, storeTuningFromEnv,
+  configFromFileAndEnv, DEFAULT_PORT, defaultConfig, loadConfigFile, resolveConfig, securityFromEnv, storeTuning, storeTuningFromEnv,
   type DatasetConfig, type GraphServerConfig, type GraphServerConfigInput, type LimitsConfig, type Operation, type SecurityConfig,
 } from './config.js';
 export { GraphServerError, errorReply, type GraphServerErrorCode } from './errors.js';

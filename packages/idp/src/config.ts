@@ -1,10 +1,14 @@
 /** Configuration of the identity provider and its defaults (SPEC §7). */
-import type { DestinationStream } from 'pino';
 import type { OnUserCreated } from './auth/user-created.js';
 import type { ScryptCost } from './crypto/password.js';
 import type { ThrottleSettings } from './model/throttle.js';
 import type { UserCreatedWebhook } from './events/user-created.js';
 import type { SeedDocument } from './seed/seed-schema.js';
+
+/** Where log lines go (what Fastify's logger accepts as `stream`): one JSON line per write. */
+export interface LogStream {
+  write(line: string): void;
+}
 
 export interface AdminCredentials {
   accessKeyId: string;
@@ -28,7 +32,7 @@ export interface IdpConfig {
   /** A seed document, or the path of a YAML/JSON seed file, applied idempotently at start. */
   seed?: SeedDocument | string;
   /** pino options; `false` silences logging. Default: level `info` to stdout. */
-  log?: false | { level?: string; stream?: DestinationStream };
+  log?: false | { level?: string; stream?: LogStream };
   /** Clock in milliseconds (tests freeze or advance it). */
   now?: () => number;
   /** Largest allowed difference between `x-amz-date` and now (default 15 minutes, as AWS). */

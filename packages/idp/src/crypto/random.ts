@@ -25,5 +25,3 @@ export const newOpaqueToken = (bytes = 32): string => randomBytes(bytes).toStrin
 export const sha256Hex = (value: string | Buffer): string => createHash('sha256').update(value).digest('hex');
 export const sha256Base64Url = (value: string | Buffer): string =>
   createHash('sha256').update(value).digest('base64url');
-
-export const POOL_ID_PATTERN = '^local_[A-Za-z0-9]{8}$|^[\\w-]+_[0-9a-zA-Z]+$';

@@ -336,11 +336,3 @@ function lowerTop(l: Lowering, op: Algebra.Operation, scope: Scope, graph: Graph
       return l.op(op, scope, graph);
   }
 }
-
-/** Lower a graph pattern on its own (for callers holding an algebra tree, e.g. update WHERE). */
-export function lowerPattern(algebra: Algebra.Operation, ids: TermIds): { root: Plan; slotNames: string[]; slotOf: ReadonlyMap<string, number> } {
-  const l = new Lowering(ids);
-  const scope = new Scope(l.slotNames);
-  const root = l.op(algebra, scope, { kind: 'default' });
-  return { root, slotNames: l.slotNames, slotOf: scope.vars };
-}

@@ -33,11 +33,6 @@ export function unitBatch(width: number, seed: Uint32Array | undefined): Batch {
   return b;
 }
 
-/** Whether a batch has room for one more row. */
-export function isFull(b: Batch): boolean {
-  return (b.length + 1) * b.width > b.data.length || (b.width === 0 && b.length >= BATCH_ROWS);
-}
-
 /** Copy row `r` of `src` to the end of `dst` (which must have room); returns its offset. */
 export function appendRow(dst: Batch, src: Uint32Array, srcBase: number): number {
   const w = dst.width;
@@ -72,30 +67,6 @@ export function appendMerged(dst: Batch, a: Uint32Array, aBase: number, b: Uint3
     d[base + j] = x !== 0 ? x : b[bBase + j]!;
   }
   dst.length++;
-}
-
-/** Collects rows into batches: `push` returns a full batch to yield, else undefined. */
-export class BatchWriter {
-  batch: Batch;
-  constructor(readonly width: number) {
-    this.batch = newBatch(width);
-  }
-
-  /** Take the current batch when full (the caller yields it). */
-  takeIfFull(): Batch | undefined {
-    if (!isFull(this.batch)) return undefined;
-    const b = this.batch;
-    this.batch = newBatch(this.width);
-    return b;
-  }
-
-  /** Take what is left (undefined when empty). */
-  flush(): Batch | undefined {
-    if (this.batch.length === 0) return undefined;
-    const b = this.batch;
-    this.batch = newBatch(this.width);
-    return b;
-  }
 }
 
 /** A growable row store for operators that materialise (hash tables, sorts). */

@@ -100,10 +100,6 @@ export function decimalCompare(a: Decimal, b: Decimal): number {
   return x < y ? -1 : x > y ? 1 : 0;
 }
 
-export function decimalIsZero(a: Decimal): boolean {
-  return a.m === 0n;
-}
-
 /** The integer part, truncated towards zero. */
 export function decimalTruncate(a: Decimal): bigint {
   return a.s === 0 ? a.m : a.m / pow10(a.s);

@@ -20,8 +20,6 @@ export const XSD_DURATION = XSD + 'duration';
 export const XSD_DAY_TIME_DURATION = XSD + 'dayTimeDuration';
 export const XSD_YEAR_MONTH_DURATION = XSD + 'yearMonthDuration';
 
-export const STRING_NODE: NamedNode = namedNode(XSD_STRING);
-export const LANG_STRING_NODE: NamedNode = namedNode(RDF_LANG_STRING);
 export const BOOLEAN_NODE: NamedNode = namedNode(XSD_BOOLEAN);
 export const INTEGER_NODE: NamedNode = namedNode(XSD_INTEGER);
 export const DECIMAL_NODE: NamedNode = namedNode(XSD_DECIMAL);
