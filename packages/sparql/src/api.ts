@@ -14,8 +14,11 @@ export interface QueryOptions {
   /** With `defaultGraphs` and no `namedGraphs`: keep every named graph visible to GRAPH (the
    * dataset of an update's `WITH` clause) instead of none. */
   keepNamedGraphs?: boolean | undefined;
-  /** Epoch milliseconds after which evaluation stops with QueryTimeoutError. */
+  /** Epoch milliseconds (on `clock`) after which evaluation stops with a SparqlError of code
+   * QUERY_TIMEOUT. */
   deadline?: number | undefined;
+  /** The clock the deadline is read on, in epoch milliseconds; default `Date.now` (tests inject one). */
+  clock?: (() => number) | undefined;
   /** Maximum solutions held in memory by any operator (sort, group, hash join) and returned. */
   rowBudget?: number | undefined;
   /** Fixed NOW() (tests); default the time the query starts. */

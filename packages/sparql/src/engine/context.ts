@@ -23,6 +23,8 @@ export interface ContextOptions {
   /** undefined = every named graph of the dataset. */
   namedGraphs: number[] | undefined;
   deadline: number | undefined;
+  /** Epoch milliseconds now, for the deadline. */
+  clock: () => number;
   rowBudget: number | undefined;
   now: Date;
   baseIRI: string | undefined;
@@ -42,6 +44,7 @@ export class QueryContext {
   /** Prefix of blank node labels this query creates (unique per execution). */
   readonly bnodePrefix: string;
   private readonly deadline: number;
+  private readonly clock: () => number;
   private readonly namedClause: number[] | undefined;
   private readonly namedSet: Set<number> | undefined;
   private namedCache: number[] | undefined;
@@ -59,6 +62,7 @@ export class QueryContext {
     this.namedClause = options.namedGraphs;
     this.namedSet = options.namedGraphs ? new Set(options.namedGraphs) : undefined;
     this.deadline = options.deadline ?? Infinity;
+    this.clock = options.clock;
     this.rowBudget = options.rowBudget ?? Infinity;
     this.now = options.now;
     this.baseIRI = options.baseIRI;
@@ -92,7 +96,7 @@ export class QueryContext {
 
   /** Stop when the deadline has passed (operators call this at least once per batch). */
   tick(): void {
-    if (this.deadline !== Infinity && Date.now() > this.deadline) {
+    if (this.deadline !== Infinity && this.clock() > this.deadline) {
       throw new SparqlError('QUERY_TIMEOUT', 'the query ran past its deadline and was stopped');
     }
   }

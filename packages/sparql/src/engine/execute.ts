@@ -46,6 +46,7 @@ export function executeAlgebra(dataset: Dataset, algebra: Algebra.Operation, opt
       width: plan.slotNames.length + 1,
       ...graphs,
       deadline: options.deadline,
+      clock: options.clock ?? Date.now,
       rowBudget: options.rowBudget,
       now,
       baseIRI: options.baseIRI,

@@ -20,8 +20,11 @@ export interface UpdateTarget {
 
 export interface UpdateOptions {
   baseIRI?: string | undefined;
-  /** Epoch milliseconds after which WHERE evaluation stops with QueryTimeoutError. */
+  /** Epoch milliseconds (on `clock`) after which WHERE evaluation stops with a SparqlError of
+   * code QUERY_TIMEOUT. */
   deadline?: number | undefined;
+  /** The clock the deadline is read on; default `Date.now`. */
+  clock?: (() => number) | undefined;
   /** Maximum solutions held in memory by an operator of a WHERE clause. */
   rowBudget?: number | undefined;
   /** Whether the caller will see the quads it inserts (their label is visible to the caller).

@@ -174,6 +174,7 @@ class UpdateRun {
     const result = executeAlgebra(this.data, algebra, {
       baseIRI: this.options.baseIRI,
       deadline: this.options.deadline,
+      clock: this.options.clock,
       rowBudget: this.options.rowBudget,
       now: this.options.now,
       ...(useWith ? { defaultGraphs: [withGraph.value], keepNamedGraphs: true } : {}),
