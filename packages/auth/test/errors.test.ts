@@ -2,12 +2,24 @@ import { describe, expect, it } from 'vitest';
 import { AuthError, authChallenge, authErrorStatus, bearerToken, invalidToken, mapClaims, redact, redactAuthorization, redactUrl } from '../src/index.js';
 
 describe('authErrorStatus', () => {
-  it('is the one table of statuses', () => {
-    expect(authErrorStatus('MISSING_TOKEN')).toBe(401);
-    expect(authErrorStatus('INVALID_TOKEN')).toBe(401);
+  // Every code of AuthErrorCode, each with a representative error.
+  const codes = ['MISSING_TOKEN', 'INVALID_TOKEN', 'FORBIDDEN', 'JWKS_UNAVAILABLE', 'ATTRIBUTES_UNAVAILABLE', 'REVOCATION_UNAVAILABLE'] as const;
+
+  it('fails closed: a token problem is the client\'s 401/403 with a challenge, an unreachable dependency a 503 without one', () => {
+    for (const code of codes) {
+      const status = authErrorStatus(code);
+      const challenge = authChallenge(new AuthError(code, 'x'));
+      if (code.endsWith('_UNAVAILABLE')) {
+        // The caller's token may be fine: no challenge tells it to drop the token, and no data.
+        expect({ code, status, challenge }).toEqual({ code, status: 503, challenge: undefined });
+      } else {
+        expect({ code, status: status === 401 || status === 403 }).toEqual({ code, status: true });
+        expect(challenge, code).toMatch(/^Bearer realm="ianode"/);
+      }
+    }
+    // Who the caller is (401) is told apart from what the caller may do (403).
     expect(authErrorStatus('FORBIDDEN')).toBe(403);
-    expect(authErrorStatus('JWKS_UNAVAILABLE')).toBe(503);
-    expect(authErrorStatus('ATTRIBUTES_UNAVAILABLE')).toBe(503);
+    expect(authErrorStatus('INVALID_TOKEN')).toBe(401);
   });
 });
 

@@ -33,9 +33,23 @@ describe('parseQuery', () => {
     expect(parseQuery('SELECT * { _:a ?p ?v FILTER(true) _:a ?q 1 }').form).toBe('SELECT');
   });
 
-  it('reads codepoint escapes everywhere, but not escaped backslashes', () => {
-    expect(() => parseQuery('SELECT * { <http://e/\\u0078> ?p "\\u0078" }')).not.toThrow();
-    expect(() => parseQuery('SELECT * { ?s ?p "a\\\\u0041" }')).not.toThrow();
+  it('reads codepoint escapes everywhere, but not escaped backslashes', async () => {
+    const store = await openStore({ defaultLabel: '*' });
+    try {
+      // "x" and the seven characters a \ u 0 0 4 1 (Turtle unescapes \\ to one backslash).
+      await store.load('<http://e/x> <http://e/p> "x" .\n<http://e/y> <http://e/p> "a\\\\u0041" .\n<http://e/z> <http://e/p> "aA" .', { format: 'text/turtle' });
+      const subjects = (query: string): string[] => {
+        const r = executeQuery(store, query);
+        if (r.type !== 'bindings') throw new Error('expected bindings');
+        return [...r.solutions].map((row) => row.get('s')!.value);
+      };
+      // \u0078 is "x" in an IRI and in a string.
+      expect(subjects('SELECT ?s { ?s ?p "\\u0078" FILTER(?s = <http://e/\\u0078>) }')).toEqual(['http://e/x']);
+      // \\u0041 is a backslash then "u0041", not "A".
+      expect(subjects('SELECT ?s { ?s ?p "a\\\\u0041" }')).toEqual(['http://e/y']);
+    } finally {
+      await store.close();
+    }
   });
 
   it('rejects updates and resolves BASE', () => {
