@@ -15,13 +15,15 @@ import { registerGraphql } from './routes/graphql.js';
 import { registerGraphStore } from './routes/gsp.js';
 import { registerHealth } from './routes/health.js';
 import { registerLabelsAndShacl } from './routes/labels-shacl.js';
+import { registerLabelAdmin } from './routes/labels-admin.js';
 import { closeAfterReply } from './routes/respond.js';
 import { registerSparql } from './routes/sparql.js';
 import { registerPatch } from './routes/patch.js';
 import { registerUpload } from './routes/upload.js';
 import { createRateLimiter, createSecurity, type Caller, type Security } from './security.js';
 import { BodyDeadline, realTimers, SpoolArea, spoolBody, type Timers } from './body-reader.js';
-import { createWriter } from './writes.js';
+import { auditRequest, createWriter } from './writes.js';
+import { AuditLog } from './audit.js';
 import { KafkaConnector } from './kafka/connector.js';
 import { availableParallelism } from 'node:os';
 import { QueryPool } from './pool/pool.js';
@@ -30,6 +32,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The authenticated caller (set for dataset routes before the body is read). */
     caller?: Caller;
+    /** The error code of a refused request (its audit record). */
+    auditCode?: string;
   }
 }
 
@@ -122,6 +126,11 @@ export async function createGraphServer(input: GraphServerConfigInput | GraphSer
     app.log.warn('OPEN MODE: JWKS_URL is unset or "disabled" — no authentication, no ABAC, every triple is visible to every caller. For local experiments only.');
   }
 
+  // The audit log (audit.ts): the file is opened now, so a path that cannot be written stops the start.
+  const auditLog = new AuditLog(config.audit, { info: (fields, message) => app.log.info(fields, message), error: (fields, message) => app.log.error(fields, message) }, options.now);
+  app.decorate('auditLog', auditLog);
+  app.decorate('auditDataset', config.dataset.name);
+
   app.removeAllContentTypeParsers();
   // SPARQL protocol bodies: UTF-8 only (415 for another charset, 400 for bytes that are not UTF-8).
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'buffer' }, (req, body, done) => {
@@ -171,8 +180,24 @@ export async function createGraphServer(input: GraphServerConfigInput | GraphSer
     const wanted = request.headers['ianode-offset'];
     if (wanted !== undefined) await waitForOffset(kafka, wanted);
   });
+  // The code of a refused request, for its audit record.
+  app.addHook('onError', async (request, _reply, error) => {
+    request.auditCode = errorReply(error).body.code;
+  });
   app.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? 'unmatched';
+    // Writes and admin actions were recorded by their routes; refusals (401/403) and, with
+    // audit.reads, every other dataset request are recorded here (docs/graph-server.md, "Audit log").
+    if (request.audited !== true && needsCaller(request.url, request.routeOptions.url)) {
+      const status = reply.statusCode;
+      if (status === 401 || status === 403) auditRequest(request, 'denied', 'request', { outcome: 'refused', status, code: request.auditCode });
+      else if (config.audit.reads) {
+        auditRequest(request, 'read', 'read', {
+          outcome: status < 400 ? 'ok' : 'failed', status, code: request.auditCode,
+          ...(config.audit.queryText ? { query: queryText(request) } : {}),
+        });
+      }
+    }
     metrics.requests.inc({ method: request.method, route, status: String(reply.statusCode) });
     metrics.duration.observe({ method: request.method, route }, reply.elapsedTime / 1000);
   });
@@ -226,6 +251,8 @@ export async function createGraphServer(input: GraphServerConfigInput | GraphSer
       apply: { config, writer, baseIRI: options.baseIRI, secure: security.secure },
       log: app.log,
       count: (outcome) => metrics.kafkaMessages.inc({ outcome }),
+      // One audit record per message applied, refused or malformed (with its offset).
+      audit: ({ kind, ...event }) => auditLog.record({ ...event, kind: 'kafka', operation: kind ?? 'message', dataset: config.dataset.name }),
     });
   if (kafka) metrics.watchKafka(() => kafka.status());
   const ctx: RouteContext = {
@@ -252,6 +279,14 @@ export async function createGraphServer(input: GraphServerConfigInput | GraphSer
       spool: (source, deadline, limit) => spoolBody(source, { limit, memoryBytes: spoolMemoryBytes, area: spoolArea, deadline }),
     },
     storeOpen: () => !storeClosed,
+    storeStatus: () => {
+      if (storeClosed) return { state: 'closed' };
+      const written = writer.status();
+      if (written.state !== 'ok') return { state: written.state === 'closed' ? 'closed' : 'failed', reason: written.reason };
+      const checkpointError = (store as { lastCheckpointError?: Error }).lastCheckpointError as NodeJS.ErrnoException | undefined;
+      return { state: 'open', checkpoint: checkpointError === undefined ? undefined : `the last checkpoint failed (${checkpointError.code ?? 'error'}); commits go on to the log` };
+    },
+    auditFailure: () => auditLog.lastError,
     kafka,
   };
   app.addHook('onSend', async (_request, reply) => {
@@ -264,11 +299,13 @@ export async function createGraphServer(input: GraphServerConfigInput | GraphSer
   registerGraphStore(app, ctx);
   registerGraphql(app, ctx);
   registerLabelsAndShacl(app, ctx);
+  registerLabelAdmin(app, ctx);
   app.addHook('onClose', async () => {
     await kafka?.close();
     await pool.close();
     storeClosed = true;
     await spoolArea.remove();
+    auditLog.close();
     if (options.store === undefined) await store.close();
   });
   await app.ready();
@@ -347,6 +384,17 @@ async function waitForOffset(kafka: KafkaConnector | undefined, header: string |
   const status = kafka.status();
   if (await kafka.waitApplied(offset, status.state === 'running' || status.state === 'catching-up' ? kafka.waitMs : 0)) return;
   throw new GraphServerError('KAFKA_BEHIND', `this replica has not applied log offset ${offset} yet (applied: ${kafka.status().partitions[0]!.applied ?? 'none'}, connector ${kafka.status().state}); retry, or ask another replica`, { headers: { 'retry-after': '1' } });
+}
+
+/** The query text of a SPARQL or GraphQL read, for `audit.queryText` (at most 64 KiB). */
+function queryText(request: { query: unknown; body: unknown }): string | undefined {
+  const fromQuery = (request.query as Record<string, unknown> | undefined)?.query;
+  const body = request.body;
+  const text = typeof fromQuery === 'string' ? fromQuery
+    : typeof body === 'string' ? body
+      : body !== null && typeof body === 'object' && typeof (body as Record<string, unknown>).query === 'string' ? (body as Record<string, string>).query
+        : undefined;
+  return text === undefined ? undefined : text.slice(0, 64 * 1024);
 }
 
 function shuttingDown(): GraphServerError {
