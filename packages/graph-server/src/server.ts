@@ -2,7 +2,7 @@
  * `createGraphServer(config)`: the graph server as a library (STYLE.md "HTTP"). Opens the store,
  * builds the security pipeline, registers the routes; `main.ts` is the thin entry point.
  */
-import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import type { FastifyInstance, FastifyRequest, FastifyServerOptions } from 'fastify';
 import multipart from '@fastify/multipart';
 import { createErrorHandler, createServiceApp } from '@ianode/service';
 import { openStore, type QuadStore } from '@ianode/store';
@@ -191,6 +191,7 @@ export async function createGraphServer(input: GraphServerConfigInput | GraphSer
     if (request.audited !== true && needsCaller(request.url, request.routeOptions.url)) {
       const status = reply.statusCode;
       if (status === 401 || status === 403) auditRequest(request, 'denied', 'request', { outcome: 'refused', status, code: request.auditCode });
+      else if (isWriteAttempt(request)) auditRequest(request, 'write', writeOperation(request), { outcome: 'failed', status, code: request.auditCode });
       else if (config.audit.reads) {
         auditRequest(request, 'read', 'read', {
           outcome: status < 400 ? 'ok' : 'failed', status, code: request.auditCode,
@@ -201,6 +202,26 @@ export async function createGraphServer(input: GraphServerConfigInput | GraphSer
     metrics.requests.inc({ method: request.method, route, status: String(reply.statusCode) });
     metrics.duration.observe({ method: request.method, route }, reply.elapsedTime / 1000);
   });
+
+  // A write refused before it reached the write boundary (bad body, syntax error, wrong method):
+  // the routes record writes from there on, this records the rest.
+  const writeRoutes = new Set([`${ds}/upload`, `${ds}/update`, `${ds}/patch`, `${ds}/data`, `${ds}/data/*`, `${ds}/labels/relabel`]);
+  const isWriteAttempt = (request: FastifyRequest): boolean => {
+    if (request.method === 'GET' || request.method === 'HEAD' || request.method === 'OPTIONS') return false;
+    const route = request.routeOptions.url;
+    if (route !== undefined && writeRoutes.has(route)) return true;
+    const type = String(request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+    const body = request.body as Record<string, unknown> | undefined;
+    return type === 'application/sparql-update' || (type === 'application/x-www-form-urlencoded' && body !== null && typeof body === 'object' && 'update' in body);
+  };
+  const writeOperation = (request: FastifyRequest): string => {
+    const route = request.routeOptions.url ?? '';
+    if (route === `${ds}/upload`) return 'upload';
+    if (route === `${ds}/patch`) return 'patch';
+    if (route.startsWith(`${ds}/data`)) return `gsp-${request.method.toLowerCase()}`;
+    if (route === `${ds}/labels/relabel`) return 'relabel';
+    return 'sparql-update';
+  };
 
   app.setErrorHandler(createErrorHandler({
     reply: (error) => {
