@@ -337,6 +337,7 @@ export function auditRequest(request: FastifyRequest, kind: AuditKind, operation
     ...details,
   };
   const log = request.server.auditLog;
-  if (log) log.record(record);
+  if (log !== undefined && log.config.file !== undefined) log.record(record);
+  // No audit file: the service log, with the request's log bindings (its reqId), as before.
   else request.log.info({ audit: true, ...redact(record) }, `${kind}: ${operation}`);
 }

@@ -125,6 +125,8 @@ describe('label administration', () => {
       expect(r.status).toBe(400);
       expect(((await r.json()) as { message: string }).message).toContain(field);
     }
+    const text = await call('/ds/labels/relabel', 'loader', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{}' });
+    expect(text.status).toBe(415);
     expect(await stats('loader')).toEqual({ '*': 3, engineer: 1, manager: 2 });
   });
 

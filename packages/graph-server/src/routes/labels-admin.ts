@@ -21,7 +21,7 @@ import { GraphServerError } from '../errors.js';
 import { logWriter } from '../kafka/submit.js';
 import { auditRequest, writeCounts } from '../writes.js';
 import type { RouteContext } from './context.js';
-import { sendStream } from './respond.js';
+import { closeAfterReply, sendStream } from './respond.js';
 
 const MAX_LIMIT = 1_000_000;
 const POSITIONS = ['s', 'p', 'o', 'g'] as const;
@@ -91,6 +91,11 @@ export function registerLabelAdmin(app: FastifyInstance, ctx: RouteContext): voi
     let from: string | undefined;
     let to: string | undefined;
     try {
+      const type = String(request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+      if (type !== 'application/json') {
+        closeAfterReply(reply);
+        throw new GraphServerError('UNSUPPORTED_MEDIA_TYPE', `${where} takes application/json, not ${JSON.stringify(type)}`);
+      }
       const body = request.body as Record<string, unknown> | undefined;
       if (body === null || typeof body !== 'object' || Array.isArray(body)) {
         throw new GraphServerError('BAD_REQUEST', `${where} takes a JSON object { "pattern": { "s"?, "p"?, "o"?, "g"? }, "from"?, "to" } (Content-Type: application/json)`);
