@@ -109,6 +109,12 @@ export async function createGraphServer(input: GraphServerConfigInput | GraphSer
     // OPTIONS answered before authentication; CORS for `cors.origins` (none by default).
     cors: config.cors,
   });
+  // The audit log (audit.ts): the file is opened now, so a path that cannot be written stops the start
+  // (before the store is opened, so nothing is left open).
+  const auditLog = new AuditLog(config.audit, { info: (fields, message) => app.log.info(fields, message), error: (fields, message) => app.log.error(fields, message) }, options.now);
+  app.decorate('auditLog', auditLog);
+  app.decorate('auditDataset', config.dataset.name);
+
   // The store reports its open (torn tail cut, damaged checkpoint passed over) through the server's
   // log; a damaged folder makes this throw STORE_CORRUPT, so the server does not start.
   const store =
@@ -125,11 +131,6 @@ export async function createGraphServer(input: GraphServerConfigInput | GraphSer
   if (!security.secure) {
     app.log.warn('OPEN MODE: JWKS_URL is unset or "disabled" — no authentication, no ABAC, every triple is visible to every caller. For local experiments only.');
   }
-
-  // The audit log (audit.ts): the file is opened now, so a path that cannot be written stops the start.
-  const auditLog = new AuditLog(config.audit, { info: (fields, message) => app.log.info(fields, message), error: (fields, message) => app.log.error(fields, message) }, options.now);
-  app.decorate('auditLog', auditLog);
-  app.decorate('auditDataset', config.dataset.name);
 
   app.removeAllContentTypeParsers();
   // SPARQL protocol bodies: UTF-8 only (415 for another charset, 400 for bytes that are not UTF-8).

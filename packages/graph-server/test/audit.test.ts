@@ -134,7 +134,7 @@ describe('audit log', () => {
     await import('node:fs/promises').then((fs) => fs.mkdir(sub));
     const file = join(sub, 'audit.log');
     const errors: string[] = [];
-    const log = new AuditLog(resolveAuditConfig({ file, maxBytes: 1024, keep: 2 }), { info: () => undefined, error: (_f, m) => errors.push(m) }, () => 0);
+    const log = new AuditLog(resolveAuditConfig({ file, maxBytes: 1024, keep: 2, fsync: true }), { info: () => undefined, error: (_f, m) => errors.push(m) }, () => 0);
     const record = { kind: 'write' as const, operation: 'upload', pad: 'x'.repeat(200) };
     const size = JSON.stringify({ time: new Date(0).toISOString(), ...record }).length + 1;
     const perFile = Math.floor(1024 / size);

@@ -85,6 +85,22 @@ describe('/$/ready and the store', () => {
     expect(await ready(base)).toMatchObject({ status: 503, body: { ready: false, checks: { storage: 'closed' }, reasons: { storage: 'the store is closed' } } });
   });
 
+  it('reports a failing checkpoint but stays ready: commits still reach the log', async () => {
+    const { base, store } = await setup();
+    // The store keeps why its last automatic checkpoint failed (it goes on committing to its log).
+    (store as unknown as { lastCheckpointError: Error | undefined }).lastCheckpointError = Object.assign(new Error('EIO: i/o error, write'), { code: 'EIO' });
+    const r = await ready(base);
+    expect(r).toMatchObject({ status: 200, body: { ready: true, checks: { storage: 'open', checkpoint: 'failing' } } });
+    expect(r.body.reasons?.checkpoint).toMatch(/EIO/);
+    expect((await upload(base, 1)).status).toBe(200);
+    (store as unknown as { lastCheckpointError: Error | undefined }).lastCheckpointError = undefined;
+    expect((await ready(base)).body.checks.checkpoint).toBeUndefined();
+  });
+
+  it('does not start when the audit file cannot be opened', async () => {
+    await expect(createGraphServer({ dataset: { name: 'ds' }, audit: { file: join(tmpdir(), `no-such-folder-${process.pid}`, 'audit.log') } }, { logger: false })).rejects.toThrow(/ENOENT/);
+  });
+
   it('is 503 with audit failing when the audit file cannot be written', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'ianode-ready-audit-'));
     const file = join(dir, 'audit.log');
