@@ -4,6 +4,7 @@
  * secure mode.
  */
 import { readLabel, validateLabel } from '@ianode/abac';
+import { DEFAULT_AUDIT, resolveAuditConfig, type AuditConfig } from './audit.js';
 import { envFlag, envList, envValue, parseCorsOrigins, readConfigFile, type Env } from '@ianode/service';
 import { ATTRIBUTE_FORMATS, type AttributeFormat, type TokenSource } from '@ianode/auth';
 import { resolveKafkaConfig, type KafkaConfig } from './kafka/config.js';
@@ -186,6 +187,8 @@ export interface GraphServerConfig {
   graphql: boolean;
   /** Browser pages of these origins may call the server (`CORS_ORIGINS`; `*` = any; default none). */
   cors: CorsConfig;
+  /** The audit log (../audit.ts; docs/graph-server.md, "Audit log"). */
+  audit: AuditConfig;
 }
 
 export interface CorsConfig {
@@ -204,6 +207,7 @@ export interface GraphServerConfigInput {
   graphql?: boolean;
   /** `origins`: a list, or a comma-separated text. */
   cors?: { origins?: string[] | string };
+  audit?: Partial<AuditConfig>;
 }
 
 export function defaultConfig(): GraphServerConfig {
@@ -226,6 +230,7 @@ export function defaultConfig(): GraphServerConfig {
     writes: { allowUnreadableLabels: false },
     graphql: false,
     cors: { origins: [] },
+    audit: { ...DEFAULT_AUDIT },
   };
 }
 
@@ -245,6 +250,7 @@ export function resolveConfig(input: GraphServerConfigInput = {}): GraphServerCo
     security: { ...base.security, ...stripUndefined(input.security ?? {}) },
     graphql: input.graphql ?? base.graphql,
     cors: { origins: input.cors?.origins === undefined ? base.cors.origins : parseCorsOrigins(input.cors.origins, 'cors.origins') },
+    audit: resolveAuditConfig(input.audit),
   };
   if (!/^[A-Za-z0-9_-]+$/.test(config.dataset.name)) throw new TypeError(`dataset.name must be a word of letters, digits, _ or -: ${JSON.stringify(config.dataset.name)}`);
   if (typeof config.dataset.labels.legacy !== 'boolean') throw new TypeError('dataset.labels.legacy must be true or false');

@@ -2,7 +2,7 @@
  * `createGraphServer(config)`: the graph server as a library (STYLE.md "HTTP"). Opens the store,
  * builds the security pipeline, registers the routes; `main.ts` is the thin entry point.
  */
-import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import type { FastifyInstance, FastifyRequest, FastifyServerOptions } from 'fastify';
 import multipart from '@fastify/multipart';
 import { createErrorHandler, createServiceApp } from '@ianode/service';
 import { openStore, type QuadStore } from '@ianode/store';
@@ -15,13 +15,15 @@ import { registerGraphql } from './routes/graphql.js';
 import { registerGraphStore } from './routes/gsp.js';
 import { registerHealth } from './routes/health.js';
 import { registerLabelsAndShacl } from './routes/labels-shacl.js';
+import { registerLabelAdmin } from './routes/labels-admin.js';
 import { closeAfterReply } from './routes/respond.js';
 import { registerSparql } from './routes/sparql.js';
 import { registerPatch } from './routes/patch.js';
 import { registerUpload } from './routes/upload.js';
 import { createRateLimiter, createSecurity, type Caller, type Security } from './security.js';
 import { BodyDeadline, realTimers, SpoolArea, spoolBody, type Timers } from './body-reader.js';
-import { createWriter } from './writes.js';
+import { auditRequest, createWriter } from './writes.js';
+import { AuditLog } from './audit.js';
 import { KafkaConnector } from './kafka/connector.js';
 import { availableParallelism } from 'node:os';
 import { QueryPool } from './pool/pool.js';
@@ -30,6 +32,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The authenticated caller (set for dataset routes before the body is read). */
     caller?: Caller;
+    /** The error code of a refused request (its audit record). */
+    auditCode?: string;
   }
 }
 
@@ -105,6 +109,12 @@ export async function createGraphServer(input: GraphServerConfigInput | GraphSer
     // OPTIONS answered before authentication; CORS for `cors.origins` (none by default).
     cors: config.cors,
   });
+  // The audit log (audit.ts): the file is opened now, so a path that cannot be written stops the start
+  // (before the store is opened, so nothing is left open).
+  const auditLog = new AuditLog(config.audit, { info: (fields, message) => app.log.info(fields, message), error: (fields, message) => app.log.error(fields, message) }, options.now);
+  app.decorate('auditLog', auditLog);
+  app.decorate('auditDataset', config.dataset.name);
+
   // The store reports its open (torn tail cut, damaged checkpoint passed over) through the server's
   // log; a damaged folder makes this throw STORE_CORRUPT, so the server does not start.
   const store =
@@ -172,11 +182,48 @@ export async function createGraphServer(input: GraphServerConfigInput | GraphSer
     const wanted = request.headers['ianode-offset'];
     if (wanted !== undefined) await waitForOffset(kafka, wanted);
   });
+  // The code of a refused request, for its audit record.
+  app.addHook('onError', async (request, _reply, error) => {
+    request.auditCode = errorReply(error).body.code;
+  });
   app.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? 'unmatched';
+    // Writes and admin actions were recorded by their routes; refusals (401/403) and, with
+    // audit.reads, every other dataset request are recorded here (docs/graph-server.md, "Audit log").
+    if (request.audited !== true && needsCaller(request.url, request.routeOptions.url)) {
+      const status = reply.statusCode;
+      if (status === 401 || status === 403) auditRequest(request, 'denied', 'request', { outcome: 'refused', status, code: request.auditCode });
+      else if (isWriteAttempt(request)) auditRequest(request, 'write', writeOperation(request), { outcome: 'failed', status, code: request.auditCode });
+      else if (config.audit.reads) {
+        auditRequest(request, 'read', 'read', {
+          outcome: status < 400 ? 'ok' : 'failed', status, code: request.auditCode,
+          ...(config.audit.queryText ? { query: queryText(request) } : {}),
+        });
+      }
+    }
     metrics.requests.inc({ method: request.method, route, status: String(reply.statusCode) });
     metrics.duration.observe({ method: request.method, route }, reply.elapsedTime / 1000);
   });
+
+  // A write refused before it reached the write boundary (bad body, syntax error, wrong method):
+  // the routes record writes from there on, this records the rest.
+  const writeRoutes = new Set([`${ds}/upload`, `${ds}/update`, `${ds}/patch`, `${ds}/data`, `${ds}/data/*`, `${ds}/labels/relabel`]);
+  const isWriteAttempt = (request: FastifyRequest): boolean => {
+    if (request.method === 'GET' || request.method === 'HEAD' || request.method === 'OPTIONS') return false;
+    const route = request.routeOptions.url;
+    if (route !== undefined && writeRoutes.has(route)) return true;
+    const type = String(request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+    const body = request.body as Record<string, unknown> | undefined;
+    return type === 'application/sparql-update' || (type === 'application/x-www-form-urlencoded' && body !== null && typeof body === 'object' && 'update' in body);
+  };
+  const writeOperation = (request: FastifyRequest): string => {
+    const route = request.routeOptions.url ?? '';
+    if (route === `${ds}/upload`) return 'upload';
+    if (route === `${ds}/patch`) return 'patch';
+    if (route.startsWith(`${ds}/data`)) return `gsp-${request.method.toLowerCase()}`;
+    if (route === `${ds}/labels/relabel`) return 'relabel';
+    return 'sparql-update';
+  };
 
   app.setErrorHandler(createErrorHandler({
     reply: (error) => {
@@ -227,6 +274,8 @@ export async function createGraphServer(input: GraphServerConfigInput | GraphSer
       apply: { config, writer, baseIRI: options.baseIRI, secure: security.secure },
       log: app.log,
       count: (outcome) => metrics.kafkaMessages.inc({ outcome }),
+      // One audit record per message applied, refused or malformed (with its offset).
+      audit: ({ kind, ...event }) => auditLog.record({ ...event, kind: 'kafka', operation: kind ?? 'message', dataset: config.dataset.name }),
     });
   if (kafka) metrics.watchKafka(() => kafka.status());
   const ctx: RouteContext = {
@@ -253,6 +302,14 @@ export async function createGraphServer(input: GraphServerConfigInput | GraphSer
       spool: (source, deadline, limit) => spoolBody(source, { limit, memoryBytes: spoolMemoryBytes, area: spoolArea, deadline }),
     },
     storeOpen: () => !storeClosed,
+    storeStatus: () => {
+      if (storeClosed) return { state: 'closed' };
+      const written = writer.status();
+      if (written.state !== 'ok') return { state: written.state === 'closed' ? 'closed' : 'failed', reason: written.reason };
+      const checkpointError = (store as { lastCheckpointError?: Error }).lastCheckpointError as NodeJS.ErrnoException | undefined;
+      return { state: 'open', checkpoint: checkpointError === undefined ? undefined : `the last checkpoint failed (${checkpointError.code ?? 'error'}); commits go on to the log` };
+    },
+    auditFailure: () => auditLog.lastError,
     kafka,
   };
   app.addHook('onSend', async (_request, reply) => {
@@ -265,11 +322,13 @@ export async function createGraphServer(input: GraphServerConfigInput | GraphSer
   registerGraphStore(app, ctx);
   registerGraphql(app, ctx);
   registerLabelsAndShacl(app, ctx);
+  registerLabelAdmin(app, ctx);
   app.addHook('onClose', async () => {
     await kafka?.close();
     await pool.close();
     storeClosed = true;
     await spoolArea.remove();
+    auditLog.close();
     if (options.store === undefined) await store.close();
   });
   await app.ready();
@@ -348,6 +407,17 @@ async function waitForOffset(kafka: KafkaConnector | undefined, header: string |
   const status = kafka.status();
   if (await kafka.waitApplied(offset, status.state === 'running' || status.state === 'catching-up' ? kafka.waitMs : 0)) return;
   throw new GraphServerError('KAFKA_BEHIND', `this replica has not applied log offset ${offset} yet (applied: ${kafka.status().partitions[0]!.applied ?? 'none'}, connector ${kafka.status().state}); retry, or ask another replica`, { headers: { 'retry-after': '1' } });
+}
+
+/** The query text of a SPARQL or GraphQL read, for `audit.queryText` (at most 64 KiB). */
+function queryText(request: { query: unknown; body: unknown }): string | undefined {
+  const fromQuery = (request.query as Record<string, unknown> | undefined)?.query;
+  const body = request.body;
+  const text = typeof fromQuery === 'string' ? fromQuery
+    : typeof body === 'string' ? body
+      : body !== null && typeof body === 'object' && typeof (body as Record<string, unknown>).query === 'string' ? (body as Record<string, string>).query
+        : undefined;
+  return text === undefined ? undefined : text.slice(0, 64 * 1024);
 }
 
 function shuttingDown(): GraphServerError {

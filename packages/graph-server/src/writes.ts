@@ -25,11 +25,25 @@ import { readLabel } from '@ianode/abac';
 import { namedNode, termToKey, type Dataset } from '@ianode/rdf';
 import type { GraphTarget } from './pool/graph-read.js';
 import { createFileLoader, executeUpdate, type ParsedUpdate, type UpdateOp, type UpdateResult } from '@ianode/sparql';
-import type { KeyQuad, LoadResult, PreparedLoad, QuadStore, WriteOptions, WriteOutcome, WriteTransaction } from '@ianode/store';
+import { StoreError, type KeyQuad, type LoadResult, type PreparedLoad, type QuadStore, type WriteOptions, type WriteOutcome, type WriteTransaction } from '@ianode/store';
 import { GraphServerError } from './errors.js';
 import { rdfXmlToNQuads } from './rdfxml.js';
 import type { RouteContext } from './routes/context.js';
 import type { Caller } from './security.js';
+import { redact, type AuditKind, type AuditLog, type AuditRecord } from './audit.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The audit log (../audit.ts), when the server made one. */
+    auditLog?: AuditLog;
+    /** The dataset named in audit records. */
+    auditDataset?: string;
+  }
+  interface FastifyRequest {
+    /** Set once the request has its audit record (the server's onResponse hook adds none then). */
+    audited?: boolean;
+  }
+}
 
 /** The request's `Security-Label` header, read as the dataset reads labels (`dataset.labels.legacy`:
  * the RDF-ABAC fallback gives a quoted attribute name) and validated (LabelSyntaxError -> 400), or
@@ -57,6 +71,20 @@ export interface Writer {
   load(caller: Caller, prepared: PreparedLoad, extras?: CommitExtras): Promise<LoadResult>;
   /** Several uploads as one commit, in order (the Kafka connector's batches). */
   loadAll(caller: Caller, prepared: readonly PreparedLoad[], extras?: CommitExtras): Promise<LoadResult>;
+  /** Whether the store can still commit, as the writes have found (`/$/ready`). */
+  status(): WriterStatus;
+}
+
+/**
+ * What the writes have found about the store (readiness, routes/health.ts): `failed` after a
+ * commit failed because the transaction log could not be written (STORE_IO: the store refuses
+ * writes until its log is whole again; cleared by the next commit that succeeds), `closed` after
+ * a commit met a closed store. `reason` names the kind of failure (an errno code such as ENOSPC),
+ * never a path or any data.
+ */
+export interface WriterStatus {
+  state: 'ok' | 'failed' | 'closed';
+  reason?: string;
 }
 
 export interface WriterOptions {
@@ -95,14 +123,33 @@ function checkLabels(outcome: WriteOutcome, visible: (label: string) => boolean,
 }
 
 export function createWriter(store: QuadStore, options: WriterOptions): Writer {
+  let status: WriterStatus = { state: 'ok' };
+  /** Records what a commit found: the store's I/O and closed errors, or success. */
+  const watch = <T>(commit: Promise<T>): Promise<T> =>
+    commit.then(
+      (value) => {
+        if (status.state === 'failed') status = { state: 'ok' };
+        return value;
+      },
+      (error: unknown) => {
+        if (error instanceof StoreError && error.code === 'STORE_IO') {
+          const cause = (error.cause as NodeJS.ErrnoException | undefined)?.code;
+          status = { state: 'failed', reason: `the transaction log could not be written (STORE_IO${cause ? `, ${cause}` : ''}); writes fail until one commits again` };
+        } else if (error instanceof StoreError && error.code === 'STORE_CLOSED') {
+          status = { state: 'closed', reason: 'the store is closed' };
+        }
+        throw error;
+      },
+    );
   return {
     transaction: (caller, body, extras) =>
-      store.write((tx) => {
+      watch(store.write((tx) => {
         const snapshot = store.snapshot();
         return body(tx, caller.visible === undefined ? snapshot : snapshot.view(caller.visible));
-      }, { ...writeOptions(caller, options), meta: extras?.meta }),
-    load: (caller, prepared, extras) => store.load(prepared, { ...writeOptions(caller, options), meta: extras?.meta }),
-    loadAll: (caller, prepared, extras) => store.loadAll(prepared, { ...writeOptions(caller, options), meta: extras?.meta }),
+      }, { ...writeOptions(caller, options), meta: extras?.meta })),
+    load: (caller, prepared, extras) => watch(store.load(prepared, { ...writeOptions(caller, options), meta: extras?.meta })),
+    loadAll: (caller, prepared, extras) => watch(store.loadAll(prepared, { ...writeOptions(caller, options), meta: extras?.meta })),
+    status: () => status,
   };
 }
 
@@ -268,7 +315,29 @@ export function applyGraphStoreWrite(
   }, extras);
 }
 
-/** The audit line of a write: pino, `audit: true`, who, what, how much. */
+/** The audit record of a write (../audit.ts): who, what, how much, which label, txId, outcome.
+ * To the audit file when `audit.file` is set, else a pino line with `audit: true` as before. */
 export function audit(request: FastifyRequest, operation: string, details: Record<string, unknown>): void {
-  request.log.info({ audit: true, user: request.caller?.user, identity: request.caller?.id, operation, method: request.method, url: request.url.split('?')[0], ...details }, `write: ${operation}`);
+  auditRequest(request, 'write', operation, details);
+}
+
+/** The audit record of one request (writes, admin actions, refusals, reads): at most one per request. */
+export function auditRequest(request: FastifyRequest, kind: AuditKind, operation: string, details: Record<string, unknown>): void {
+  request.audited = true;
+  const record: AuditRecord = {
+    kind,
+    operation,
+    dataset: request.server.auditDataset,
+    identity: request.caller?.id,
+    user: request.caller?.user,
+    method: request.method,
+    route: request.routeOptions.url,
+    url: request.url.split('?')[0],
+    requestId: request.id,
+    ...details,
+  };
+  const log = request.server.auditLog;
+  if (log !== undefined && log.config.file !== undefined) log.record(record);
+  // No audit file: the service log, with the request's log bindings (its reqId), as before.
+  else request.log.info({ audit: true, ...redact(record) }, `${kind}: ${operation}`);
 }

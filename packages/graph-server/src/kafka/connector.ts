@@ -20,6 +20,7 @@
 import type { QuadStore } from '@ianode/store';
 import { GraphServerError } from '../errors.js';
 import type { KafkaConfig } from './config.js';
+import type { Writer } from '../writes.js';
 import type { PreparedLoad } from '@ianode/store';
 import { applyDecoded, decodeMessage, HEADER, isRefusal, LOG_CALLER, type ApplyContext, type Applied, type Decoded, type MalformedMessage } from './apply.js';
 import { defaultReplicaId, KAFKA_ERRORS, kafkaErrorCodes, TopicLog, type FetchResult, type LogMessage } from './log.js';
@@ -42,6 +43,23 @@ export interface ConnectorStatus {
 
 export type MessageOutcome = 'applied' | 'refused' | 'malformed' | 'dead-lettered';
 
+/** A message's audit record: its offset, outcome, writer (CQRS: id and name, never its grant). */
+export interface MessageAudit {
+  topic: string;
+  offset: string;
+  outcome: MessageOutcome;
+  kind?: string | undefined;
+  identity?: string | undefined;
+  user?: string | undefined;
+  txId?: number | undefined;
+  inserted?: number | undefined;
+  relabelled?: number | undefined;
+  deleted?: number | undefined;
+  labels?: { label: string; quads: number }[] | undefined;
+  code?: string | undefined;
+  reason?: string | undefined;
+}
+
 export interface ConnectorLog {
   info(fields: Record<string, unknown>, message: string): void;
   warn(fields: Record<string, unknown>, message: string): void;
@@ -56,6 +74,8 @@ export interface ConnectorOptions {
   log: ConnectorLog;
   /** Called once per message with what became of it (metrics). */
   count?: ((outcome: MessageOutcome) => void) | undefined;
+  /** Called once per message with what became of it, for the audit log (../audit.ts). */
+  audit?: ((event: MessageAudit) => void) | undefined;
   /** The topic client (tests may pass one bound to another client id). */
   topicLog?: TopicLog | undefined;
 }
@@ -261,8 +281,9 @@ export class KafkaConnector {
       return;
     }
     const last = batch.at(-1)!.message.offset;
+    let result: Awaited<ReturnType<Writer['loadAll']>>;
     try {
-      await this.options.apply.writer.loadAll(LOG_CALLER, batch.map((b) => b.prepared), { meta: this.meta(last) });
+      result = await this.options.apply.writer.loadAll(LOG_CALLER, batch.map((b) => b.prepared), { meta: this.meta(last) });
     } catch {
       if (this.state === 'closed') return;
       // Loads with every right are refused by nothing but a fault: try them one by one, so that
@@ -276,6 +297,11 @@ export class KafkaConnector {
     this.position = last + 1n;
     this.counts.applied += batch.length;
     for (let k = 0; k < batch.length; k++) this.options.count?.('applied');
+    // One commit: its txId and counts on every message's record (they are the batch's).
+    for (const b of batch) {
+      this.options.audit?.({ topic: this.config.topic, offset: String(b.message.offset), outcome: 'applied', kind: 'load', identity: LOG_CALLER.id, user: LOG_CALLER.user,
+        txId: result.txId, inserted: result.outcome.inserted, relabelled: result.outcome.relabelled, deleted: result.outcome.deleted, labels: result.outcome.labels });
+    }
   }
 
   /** Apply one message, or deal with it by the error policy; the position moves past it unless
@@ -302,6 +328,7 @@ export class KafkaConnector {
         this.position = offset + 1n;
         this.counts.refused++;
         this.options.count?.('refused');
+        this.options.audit?.({ topic: this.config.topic, offset: String(offset), outcome: 'refused', kind: decoded.kind, identity: decoded.caller.id, user: decoded.caller.user, code: (error as { code?: string }).code });
         this.log.info({ topic: this.config.topic, offset: String(offset), code: (error as { code?: string }).code }, 'kafka: write refused by the write boundary');
         if (own) this.record(offset, { error });
         return;
@@ -317,6 +344,8 @@ export class KafkaConnector {
     this.position = offset + 1n;
     this.counts.applied++;
     this.options.count?.('applied');
+    this.options.audit?.({ topic: this.config.topic, offset: String(offset), outcome: 'applied', kind: applied.kind, identity: decoded.caller.id, user: decoded.caller.user,
+      txId: applied.txId, inserted: applied.outcome.inserted, relabelled: applied.outcome.relabelled, deleted: applied.outcome.deleted, labels: applied.outcome.labels });
     if (own) this.record(offset, { applied });
   }
 
@@ -325,6 +354,7 @@ export class KafkaConnector {
     const offset = message.offset;
     this.counts.malformed++;
     this.options.count?.('malformed');
+    this.options.audit?.({ topic: this.config.topic, offset: String(offset), outcome: 'malformed', code: (error as { code?: string } | undefined)?.code });
     this.log.error({ topic: this.config.topic, offset: String(offset), reason }, `kafka: message at offset ${offset} cannot be applied: ${reason}`);
     if (this.config.onError === 'dead-letter' && this.config.deadLetterTopic !== undefined) {
       const headers: Record<string, string> = {};

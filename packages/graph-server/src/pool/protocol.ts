@@ -60,6 +60,13 @@ export interface LabelsJob {
   type: 'labels';
   accept: string | undefined;
   format?: string | undefined;
+  /** `dump` (default): the labels graph; `stats`: labels in use with quad counts; `quads`: the
+   * quads carrying `label` (at most `limit`). */
+  mode?: 'dump' | 'stats' | 'quads' | undefined;
+  /** The dataset's default label (stats and quads). */
+  defaultLabel?: string | undefined;
+  label?: string | undefined;
+  limit?: number | undefined;
 }
 
 /** `POST /{ds}/shacl`: SHACL validation over the caller's view (./shacl-run.ts). */

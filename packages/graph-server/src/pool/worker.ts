@@ -13,7 +13,7 @@ import { openStore, SharedStateReader, type SnapshotDataset } from '@ianode/stor
 import { errorReply, GraphServerError, statusOf } from '../errors.js';
 import { mediaTypesFor, negotiateResultType, serialiseResult } from '../sparql-results.js';
 import { askedFor, readGraph } from './graph-read.js';
-import { readLabels } from './labels-read.js';
+import { readLabelAdmin, readLabels } from './labels-read.js';
 import { runShacl } from './shacl-run.js';
 import { CHUNK_WINDOW, type FromWorker, type Grant, type GraphqlJob, type SparqlJob, type ToWorker } from './protocol.js';
 
@@ -143,7 +143,9 @@ async function run(message: Extract<ToWorker, { type: 'run' }>): Promise<void> {
       const { mediaType, chunks } = readGraph(view, job.target, job.accept, job.datasetName, job.format);
       await stream(mediaType, chunks, me);
     } else if (job.type === 'labels') {
-      const { mediaType, chunks } = readLabels(view, job.accept, job.format);
+      const { mediaType, chunks } = job.mode === 'stats' || job.mode === 'quads'
+        ? readLabelAdmin(view, { mode: job.mode, defaultLabel: job.defaultLabel ?? '', label: job.label, limit: job.limit, accept: job.accept })
+        : readLabels(view, job.accept, job.format);
       await stream(mediaType, chunks, me);
     } else if (job.type === 'shacl') {
       const { mediaType, chunks } = await runShacl(view, job);

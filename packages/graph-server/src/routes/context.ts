@@ -46,6 +46,12 @@ export interface RouteContext {
   bodies: BodyReader;
   /** Readiness: whether the store is open (no figures: they would count quads callers cannot see). */
   storeOpen(): boolean;
+  /** Readiness: open, closed, or failed (a commit could not be logged: ../writes.ts WriterStatus);
+   * `checkpoint`: why the last automatic checkpoint failed (the store still commits to its log).
+   * Reasons are kinds of failure (errno codes), never paths or data. */
+  storeStatus(): { state: 'open' | 'closed' | 'failed'; reason?: string | undefined; checkpoint?: string | undefined };
+  /** Readiness: why the last audit record could not be written (`audit.file`), if it could not. */
+  auditFailure(): string | undefined;
   /** The dataset's Kafka connector (../kafka/connector.ts), if it has one: with `writes: log`
    * every write route submits through it instead of `writer`. */
   kafka: KafkaConnector | undefined;

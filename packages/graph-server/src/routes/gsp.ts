@@ -222,7 +222,7 @@ export function registerGraphStore(app: FastifyInstance, ctx: RouteContext): voi
     const txId = result.txId;
     const counts = writeCounts(result.outcome, txId);
     audit(request, `gsp-${method.toLowerCase()}`, {
-      outcome: 'ok', graph: graphName, created: result.value.created, quads: quads.length, inserted: counts.inserted, relabelled: counts.relabelled, deleted: counts.deleted, label, txId,
+      outcome: 'ok', graph: graphName, created: result.value.created, quads: quads.length, inserted: counts.inserted, relabelled: counts.relabelled, deleted: counts.deleted, unchanged: counts.unchanged, labels: counts.labels, label, txId,
     });
     if (method === 'DELETE') return reply.code(204).send();
     // `quads`: the quads in the body; the rest says what they did (docs/graph-server.md, "Write replies").

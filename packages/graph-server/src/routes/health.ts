@@ -6,10 +6,25 @@ export function registerHealth(app: FastifyInstance, ctx: RouteContext): void {
   app.get('/$/ping', async () => ({ status: 'ok', time: new Date().toISOString() }));
   app.get('/$/ready', async (request, reply) => {
     const checks: Record<string, string> = {};
+    const reasons: Record<string, string> = {};
     let ready = true;
-    if (ctx.storeOpen()) checks.storage = 'open';
-    else {
-      checks.storage = 'closed';
+    // Closed, or failed: the store can no longer commit (a log write failed); no figures, no data.
+    const storage = ctx.storeStatus();
+    checks.storage = storage.state;
+    if (storage.state !== 'open') {
+      ready = false;
+      if (storage.reason !== undefined) reasons.storage = storage.reason;
+    }
+    // A failing checkpoint is reported but keeps the server ready: commits still go to the log.
+    if (storage.checkpoint !== undefined) {
+      checks.checkpoint = 'failing';
+      reasons.checkpoint = storage.checkpoint;
+    }
+    // Writes must leave an audit record: an audit file that cannot be written takes the server out.
+    const auditFailure = ctx.auditFailure();
+    if (auditFailure !== undefined) {
+      checks.audit = 'failing';
+      reasons.audit = `the audit file could not be written (${auditFailure})`;
       ready = false;
     }
     if (ctx.security.secure) {
@@ -28,7 +43,7 @@ export function registerHealth(app: FastifyInstance, ctx: RouteContext): void {
       checks.kafka = state;
       if (state !== 'running') ready = false;
     }
-    return reply.code(ready ? 200 : 503).send({ ready, mode: ctx.security.secure ? 'secure' : 'open', checks });
+    return reply.code(ready ? 200 : 503).send({ ready, mode: ctx.security.secure ? 'secure' : 'open', checks, ...(Object.keys(reasons).length > 0 ? { reasons } : {}) });
   });
   // The Kafka connector (docs/kafka.md): position, end, lag, counts, why it stopped.
   app.get('/$/kafka', async () => ({ connectors: ctx.kafka ? [ctx.kafka.status()] : [] }));

@@ -21,6 +21,7 @@ import { isRdfXml, rdfXmlToNQuads } from '../rdfxml.js';
 import { parameterIri, requestOrigin } from '../request-iri.js';
 import type { ShaclTarget } from '../pool/shacl-run.js';
 import type { RouteContext } from './context.js';
+import { auditRequest } from '../writes.js';
 import { closeAfterReply, sendStream, varyNegotiated } from './respond.js';
 
 const SHAPES_TYPES = 'text/turtle, application/n-triples, application/trig, application/n-quads, application/ld+json or application/rdf+xml';
@@ -43,6 +44,7 @@ export function registerLabelsAndShacl(app: FastifyInstance, ctx: RouteContext):
   const labels = async (request: FastifyRequest, reply: FastifyReply) => {
     varyNegotiated(reply);
     ctx.security.require(request.caller!, 'admin');
+    auditRequest(request, 'admin', 'labels-dump', { outcome: 'ok' });
     const { accept, format } = acceptOf(request);
     const answer = await ctx.queries.labels(request.caller!, { type: 'labels', accept, format });
     return sendStream(request, reply, answer.mediaType, answer);

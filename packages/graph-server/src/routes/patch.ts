@@ -86,7 +86,7 @@ export function registerPatch(app: FastifyInstance, ctx: RouteContext): void {
     const counts = writeCounts(result.outcome, result.txId);
     const { rows, transactions, aborted } = result.value;
     audit(request, 'patch', {
-      outcome: 'ok', rows, transactions, aborted, patchId: patch.id, inserted: counts.inserted, relabelled: counts.relabelled, deleted: counts.deleted, label, txId: counts.txId,
+      outcome: 'ok', rows, transactions, aborted, patchId: patch.id, inserted: counts.inserted, relabelled: counts.relabelled, deleted: counts.deleted, unchanged: counts.unchanged, labels: counts.labels, label, txId: counts.txId,
     });
     // docs/graph-server.md, "Write replies" and "RDF Patch": what the patch held, then what the write did.
     if (offset !== undefined) reply.header('ianode-offset', String(offset));

@@ -230,6 +230,6 @@ async function runSparqlUpdate(
     throw error;
   }
   const counts = writeCounts(outcome, txId);
-  audit(request, 'sparql-update', { outcome: 'ok', operations: value.operations, inserted: counts.inserted, relabelled: counts.relabelled, deleted: counts.deleted, label, txId });
+  audit(request, 'sparql-update', { outcome: 'ok', operations: value.operations, inserted: counts.inserted, relabelled: counts.relabelled, deleted: counts.deleted, unchanged: counts.unchanged, labels: counts.labels, label, txId });
   return { operations: value.operations, ...counts, ...(offset === undefined ? {} : { offset: String(offset) }) };
 }

@@ -75,7 +75,7 @@ export function registerUpload(app: FastifyInstance, ctx: RouteContext): void {
     ctx.metrics.uploadedQuads.inc(result.quads);
     const counts = writeCounts(result.outcome, result.txId);
     audit(request, 'upload', {
-      outcome: 'ok', quads: result.quads, labelEntries: result.labels, inserted: counts.inserted, relabelled: counts.relabelled, label, txId: result.txId,
+      outcome: 'ok', quads: result.quads, labelEntries: result.labels, inserted: counts.inserted, relabelled: counts.relabelled, deleted: counts.deleted, unchanged: counts.unchanged, labels: counts.labels, label, txId: result.txId,
     });
     if (offset !== undefined) reply.header('ianode-offset', String(offset));
     // docs/graph-server.md, "Write replies": what the body held, then what the write did.
