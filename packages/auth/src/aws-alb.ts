@@ -18,7 +18,7 @@ import { importSPKI, jwtVerify, type CryptoKey, type JWTHeaderParameters, type J
 import { bearerToken, MAX_TOKEN_LENGTH } from './bearer.js';
 import { mapClaims, type ClaimMapping } from './claims.js';
 import { AuthError, invalidToken } from './errors.js';
-import { identityKey, toAuthError, type TokenVerifier, type VerifiedToken } from './verifier.js';
+import { identityKey, refuseRevoked, toAuthError, type TokenVerifier, type VerifiedToken } from './verifier.js';
 
 /** `aws:<region>` (case of the prefix ignored). */
 export const AWS_JWKS_PREFIX = /^aws:/i;
@@ -162,16 +162,7 @@ export function createAlbTokenVerifier(options: AlbTokenVerifierOptions): TokenV
     // The issuer: the payload's, else the header's (an ALB writes it in both).
     const tokenIssuer = typeof claims.iss === 'string' && claims.iss !== '' ? claims.iss : typeof header.iss === 'string' ? header.iss : '';
     if (typeof subject !== 'string' || subject === '' || tokenIssuer === '') throw invalidToken('missing_claim', new Error('iss and sub must be non-empty strings'));
-    if (options.isRevoked !== undefined) {
-      let revoked: boolean;
-      try {
-        revoked = await options.isRevoked(claims);
-      } catch (error) {
-        if (error instanceof AuthError) throw error;
-        throw new AuthError('REVOCATION_UNAVAILABLE', 'token revocation list unavailable: try again later', { cause: error });
-      }
-      if (revoked) throw invalidToken('revoked');
-    }
+    await refuseRevoked(options.isRevoked, claims);
     const { user, groups } = mapClaims(claims, mapping);
     return { issuer: tokenIssuer, subject, identity: identityKey(tokenIssuer, subject), tokenUse: 'id', user, groups, claims, header: result.protectedHeader };
   }

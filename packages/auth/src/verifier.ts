@@ -192,16 +192,7 @@ export function createTokenVerifier(options: TokenVerifierOptions): TokenVerifie
     if (typeof subject !== 'string' || subject === '' || typeof tokenIssuer !== 'string' || tokenIssuer === '') {
       throw invalidToken('missing_claim', new Error('iss and sub must be non-empty strings'));
     }
-    if (options.isRevoked !== undefined) {
-      let revoked: boolean;
-      try {
-        revoked = await options.isRevoked(claims);
-      } catch (error) {
-        if (error instanceof AuthError) throw error;
-        throw new AuthError('REVOCATION_UNAVAILABLE', 'token revocation list unavailable: try again later', { cause: error });
-      }
-      if (revoked) throw invalidToken('revoked');
-    }
+    await refuseRevoked(options.isRevoked, claims);
     const { user, groups } = mapClaims(claims, mapping);
     return {
       issuer: tokenIssuer,
@@ -282,4 +273,18 @@ function reasonOf(error: unknown): InvalidTokenReason | undefined {
   if (error instanceof errors.JWKSInvalid) return undefined;
   if (error instanceof errors.JWSInvalid || error instanceof errors.JWTInvalid) return 'malformed';
   return 'rejected';
+}
+
+/** Throws `INVALID_TOKEN` (revoked) when `isRevoked` says so, and `REVOCATION_UNAVAILABLE` when it
+ * cannot tell (fail closed). Shared by the JWKS verifier and the AWS load-balancer one. */
+export async function refuseRevoked(isRevoked: ((claims: JWTPayload) => boolean | Promise<boolean>) | undefined, claims: JWTPayload): Promise<void> {
+  if (isRevoked === undefined) return;
+  let revoked: boolean;
+  try {
+    revoked = await isRevoked(claims);
+  } catch (error) {
+    if (error instanceof AuthError) throw error;
+    throw new AuthError('REVOCATION_UNAVAILABLE', 'token revocation list unavailable: try again later', { cause: error });
+  }
+  if (revoked) throw invalidToken('revoked');
 }
