@@ -249,7 +249,7 @@ describe('messages of every reference kind', () => {
     expect(adminView.some((l) => l.includes('patched in g3'))).toBe(true);
     expect(adminView.some((l) => l.includes('public note'))).toBe(false); // the patch's D
     expect(status.messages.applied).toBe(5);
-  });
+  }, 240_000);
 });
 
 describe('a malformed message', () => {
@@ -285,7 +285,7 @@ describe('a malformed message', () => {
     // CQRS writes are refused while the connector is stopped (nothing is produced behind a gap).
     const write = await http(base, 'POST', '/ds/upload', { user: 'admin@test', headers: { 'content-type': 'text/turtle', 'security-label': 'ianode_read' }, body: good(9) });
     expect(write.status).toBe(503);
-  });
+  }, 240_000);
 
   it('goes to the dead-letter topic when configured, and the rest is applied', async () => {
     const topic = await newTopic();
@@ -318,7 +318,7 @@ describe('a malformed message', () => {
     } finally {
       await consumer.close(true);
     }
-  });
+  }, 240_000);
 });
 
 describe('replicas', () => {
@@ -372,7 +372,7 @@ describe('replicas', () => {
     const s4 = await kafkaStatus(r4.base);
     expect(s4.messages.applied).toBe(1); // only the message after the copy
     expect(await view(r4.base, 'admin@test')).toEqual(await view(r1.base, 'admin@test', { 'ianode-offset': more.headers.get('ianode-offset')! }));
-  });
+  }, 240_000);
 
   it('a read asking for an offset this replica has not applied is 503 with Retry-After after readWaitMs', async () => {
     const topic = await newTopic();
@@ -418,7 +418,7 @@ describe('a replica killed during a stream', () => {
     expect(row[0]!.n.value).toBe(String(N)); // every message incremented once: none twice, none skipped
     expect(row[0]!.markers.value).toBe(String(N));
     first.child.kill('SIGTERM');
-  });
+  }, 240_000);
 });
 
 describe('three brokers', () => {
@@ -453,5 +453,5 @@ describe('three brokers', () => {
     expect(lines.filter((l) => l.includes('example/b'))).toHaveLength(40);
     expect(await view(replica.base, undefined)).toEqual(lines);
     replica.child.kill('SIGTERM');
-  });
+  }, 240_000);
 });
