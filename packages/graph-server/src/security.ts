@@ -4,7 +4,8 @@
  * `LabelEvaluator` whose `isVisible` is the predicate of the caller's store view. Open mode
  * answers an "everyone sees everything" caller instead.
  */
-import { AttributeSet, Hierarchy, LabelEvaluator, parseAttributeValue } from '@ianode/abac';
+import { parseAttributeValue } from '@ianode/abac';
+import { visibilityOf } from './grant.js';
 import {
   AuthError, AWS_JWKS_PREFIX, awsRegionOf, createAlbTokenVerifier, createAttributeClient, createRevocationList, createTokenVerifier, tokenFromHeaders, type AttributeClient, type RequestHeaders, type RevocationList, type TokenVerifier,
 } from '@ianode/auth';
@@ -172,25 +173,14 @@ export function createSecurity(options: SecurityOptions): Security {
     if (status === 'unknown' && unknownUsers === 'deny') {
       throw new GraphServerError('UNKNOWN_USER', "your user is not in the access service's directory; ask an administrator to add you");
     }
-    const set = AttributeSet.from(strings);
-    const hierarchies = new Map<string, Hierarchy>();
-    for (const [name, tiers] of tiersByName) {
-      // A name RDF-ABAC's hierarchy syntax cannot hold (':' or white space) is refused by Hierarchy:
-      // that attribute then has no hierarchy (exact values only: less access, never more).
-      try {
-        hierarchies.set(name, new Hierarchy(name, tiers));
-      } catch (error) {
-        if (!(error instanceof TypeError)) throw error;
-      }
-    }
-    const evaluator = new LabelEvaluator(set, (name) => hierarchies.get(name));
+    const { visible, grant } = visibilityOf(strings, tiersByName);
     return {
       id: verified.identity,
       user: verified.user,
       attributes: strings,
-      may: (operation) => evaluator.isVisible(permissions[operation]),
-      visible: (label) => evaluator.isVisible(label),
-      grant: { attributes: strings, hierarchies: [...hierarchies].map(([name, h]) => [name, [...h.tiers]] as [string, string[]]) },
+      may: (operation) => visible(permissions[operation]),
+      visible,
+      grant,
     };
   }
 

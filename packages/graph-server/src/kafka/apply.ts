@@ -13,7 +13,8 @@
  * everywhere). A message without it comes from the topic's own producers, trusted like the
  * reference trusts its topic: written with every right (docs/kafka.md, "Security").
  */
-import { AttributeSet, Hierarchy, LabelEvaluator, readLabel } from '@ianode/abac';
+import { readLabel } from '@ianode/abac';
+import { visibilityOf } from '../grant.js';
 import { parsePatch, type ParsedPatch } from '@ianode/rdf';
 import { parseUpdate, type ParsedUpdate } from '@ianode/sparql';
 import type { KeyQuad, PreparedLoad, WriteOutcome } from '@ianode/store';
@@ -118,21 +119,13 @@ export function callerOfWriter(text: string, secure: boolean): Caller {
   const okGrant = Array.isArray(grant.attributes) && grant.attributes.every((a) => typeof a === 'string') && Array.isArray(grant.hierarchies) &&
     grant.hierarchies.every((h) => Array.isArray(h) && typeof h[0] === 'string' && Array.isArray(h[1]) && h[1].every((t) => typeof t === 'string'));
   if (!okGrant) throw new MalformedMessage('the Ianode-Writer grant is not { attributes: string[], hierarchies: [name, tiers][] }');
-  const hierarchies = new Map<string, Hierarchy>();
-  for (const [name, tiers] of grant.hierarchies) {
-    try {
-      hierarchies.set(name, new Hierarchy(name, tiers));
-    } catch (error) {
-      if (!(error instanceof TypeError)) throw error;
-    }
-  }
-  const evaluator = new LabelEvaluator(AttributeSet.from(grant.attributes), (name) => hierarchies.get(name));
+  const { visible } = visibilityOf(grant.attributes, grant.hierarchies);
   return {
     id: value.id,
     user: value.user,
     attributes: grant.attributes,
     may: () => true,
-    visible: (label) => evaluator.isVisible(label),
+    visible,
     grant,
   };
 }

@@ -7,7 +7,7 @@
  * engine's own checks, or else the main thread terminates this thread (./pool.ts).
  */
 import { parentPort } from 'node:worker_threads';
-import { AttributeSet, Hierarchy, LabelEvaluator } from '@ianode/abac';
+import { visibilityOf } from '../grant.js';
 import { executeQuery, SparqlError, type QueryResult } from '@ianode/sparql';
 import { openStore, SharedStateReader, type SnapshotDataset } from '@ianode/store';
 import { errorReply, GraphServerError, statusOf } from '../errors.js';
@@ -42,9 +42,7 @@ function viewOf(dataset: SnapshotDataset, grant: Grant | undefined, open: boolea
   if (open) return dataset;
   // Fail closed: a secure-mode job without a grant sees nothing, and says so as a server fault.
   if (grant === undefined) throw new Error('a query job in secure mode came without the caller grant');
-  const hierarchies = new Map(grant.hierarchies.map(([name, tiers]) => [name, new Hierarchy(name, tiers)] as const));
-  const evaluator = new LabelEvaluator(AttributeSet.from(grant.attributes), (name) => hierarchies.get(name));
-  return dataset.view((label) => evaluator.isVisible(label));
+  return dataset.view(visibilityOf(grant.attributes, grant.hierarchies).visible);
 }
 
 /** What a client is told when a result is over the row limit. */
