@@ -11,47 +11,10 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, type Actions } from '../src/cli.js';
+import { run } from './support/run-cli.js';
 import { REPO_ROOT } from '../src/up.js';
 
 const BIN = path.join(REPO_ROOT, 'packages/cli/bin/ianode.js');
-
-/** Actions that record each call and answer 0; a test of --help expects none. */
-function recorder() {
-  const calls: [string, ...unknown[]][] = [];
-  const record =
-    (name: string) =>
-    async (...args: unknown[]) => {
-      calls.push([name, ...args]);
-      return 0;
-    };
-  const actions: Actions = {
-    up: record('up'),
-    service: record('service'),
-    load: record('load'),
-    query: record('query'),
-    token: record('token'),
-    storeVerify: record('storeVerify'),
-    storeRecover: record('storeRecover'),
-    kafkaSend: record('kafkaSend'),
-    kafkaStatus: record('kafkaStatus'),
-    dump: record('dump'),
-    loadOffline: record('loadOffline'),
-    restore: record('restore'),
-    compact: record('compact'),
-    queryOffline: record('queryOffline'),
-    updateOffline: record('updateOffline'),
-  };
-  return { actions, calls };
-}
-
-async function run(argv: string[], env: NodeJS.ProcessEnv = {}) {
-  const { actions, calls } = recorder();
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(argv, { env, stdout: (t) => (stdout += t), stderr: (t) => (stderr += t) }, actions);
-  return { code, stdout, stderr, calls };
-}
 
 const COMMANDS = [[], ['up'], ['load'], ['query'], ['token'], ['store'], ['store', 'verify'], ['store', 'recover'], ['kafka'], ['kafka', 'send'], ['kafka', 'status'], ['dump'], ['restore'], ['compact'], ['update']];
 

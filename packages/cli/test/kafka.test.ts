@@ -9,44 +9,9 @@ import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, type Actions } from '../src/cli.js';
+import { run } from './support/run-cli.js';
 import { contentTypeFor, describeKafkaError, kafkaStatus, parseBrokers } from '../src/kafka.js';
 
-function recorder() {
-  const calls: [string, ...unknown[]][] = [];
-  const record =
-    (name: string) =>
-    async (...args: unknown[]) => {
-      calls.push([name, ...args]);
-      return 0;
-    };
-  const actions: Actions = {
-    up: record('up'),
-    service: record('service'),
-    load: record('load'),
-    query: record('query'),
-    token: record('token'),
-    storeVerify: record('storeVerify'),
-    storeRecover: record('storeRecover'),
-    kafkaSend: record('kafkaSend'),
-    kafkaStatus: record('kafkaStatus'),
-    dump: record('dump'),
-    loadOffline: record('loadOffline'),
-    restore: record('restore'),
-    compact: record('compact'),
-    queryOffline: record('queryOffline'),
-    updateOffline: record('updateOffline'),
-  };
-  return { actions, calls };
-}
-
-async function run(argv: string[], env: NodeJS.ProcessEnv = {}) {
-  const { actions, calls } = recorder();
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(argv, { env, stdout: (t) => (stdout += t), stderr: (t) => (stderr += t) }, actions);
-  return { code, stdout, stderr, calls };
-}
 
 const ENV = { KAFKA_BOOTSTRAP_SERVERS: 'k1:9092,k2:9093', IANODE_KAFKA_TOPIC: 'rdf' };
 
