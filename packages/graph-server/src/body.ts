@@ -7,6 +7,16 @@ export function tooLarge(limit: number): GraphServerError {
 
 const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
 
+/** Bytes as UTF-8 text; bytes that are not UTF-8 are 400 `${what} is not UTF-8` (never decoded with
+ * replacement characters into different data). */
+export function strictUtf8(bytes: Uint8Array, what: string): string {
+  try {
+    return STRICT_UTF8.decode(bytes);
+  } catch {
+    throw new GraphServerError('BAD_REQUEST', `${what} is not UTF-8`);
+  }
+}
+
 /**
  * A SPARQL request body (query, update or form) as text. The protocol's bodies are UTF-8: a
  * `charset` parameter naming anything else is 415, bytes that are not UTF-8 are 400 (never
@@ -17,11 +27,7 @@ export function decodeUtf8Body(body: Buffer, contentType: string | undefined): s
   if (charset !== undefined && !/^utf-?8$/i.test(charset)) {
     throw new GraphServerError('UNSUPPORTED_MEDIA_TYPE', `SPARQL requests are UTF-8, not ${charset}`);
   }
-  try {
-    return STRICT_UTF8.decode(body);
-  } catch {
-    throw new GraphServerError('BAD_REQUEST', 'the request body is not UTF-8');
-  }
+  return strictUtf8(body, 'the request body');
 }
 
 /**

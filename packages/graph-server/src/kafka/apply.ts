@@ -23,6 +23,7 @@ import { errorReply } from '../errors.js';
 import type { GraphTarget } from '../pool/graph-read.js';
 import type { Grant } from '../pool/protocol.js';
 import { formatOf, prepare } from '../rdf-body.js';
+import { strictUtf8 } from '../body.js';
 import { applyPatch, checkPatch } from '../patch.js';
 import type { Caller } from '../security.js';
 import { applyGraphStoreWrite, applySparqlUpdate, withProtocolDataset, type GraphStoreWrite, type UpdateDataset, type Writer } from '../writes.js';
@@ -183,15 +184,9 @@ async function decode(ctx: ApplyContext, message: LogMessage): Promise<Decoded> 
   return { kind: 'load', caller, prepared };
 }
 
-const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
-
 /** A text body: bytes that are not UTF-8 make the message malformed (never guessed around). */
 function utf8(body: Buffer): string {
-  try {
-    return STRICT_UTF8.decode(body);
-  } catch {
-    throw new MalformedMessage('the body is not UTF-8');
-  }
+  return strictUtf8(body, 'the body');
 }
 
 function usingOf(text: string): UpdateDataset {

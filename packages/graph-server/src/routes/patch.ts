@@ -10,7 +10,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { parsePatch, type ParsedPatch } from '@ianode/rdf';
-import { tooLarge } from '../body.js';
+import { strictUtf8, tooLarge } from '../body.js';
 import type { SpooledBody } from '../body-reader.js';
 import { GraphServerError } from '../errors.js';
 import { applyPatch, checkPatch } from '../patch.js';
@@ -21,7 +21,6 @@ import { closeAfterReply } from './respond.js';
 
 const TEXT_TYPES = new Set(['application/rdf-patch', 'text/rdf-patch']);
 const SUPPORTED = 'application/rdf-patch or text/rdf-patch (the text form of RDF Patch, UTF-8)';
-const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
 
 /** 415 unless the Content-Type is the text form of RDF Patch (in UTF-8). */
 function checkContentType(contentType: string | undefined): void {
@@ -38,11 +37,7 @@ function checkContentType(contentType: string | undefined): void {
 async function patchText(body: SpooledBody): Promise<string> {
   const parts: Uint8Array[] = [];
   for await (const chunk of body.chunks()) parts.push(chunk);
-  try {
-    return STRICT_UTF8.decode(Buffer.concat(parts));
-  } catch {
-    throw new GraphServerError('BAD_REQUEST', 'the patch is not UTF-8; nothing was stored');
-  }
+  return strictUtf8(Buffer.concat(parts), 'the patch (nothing was stored)');
 }
 
 export function registerPatch(app: FastifyInstance, ctx: RouteContext): void {
