@@ -112,7 +112,7 @@ async function poolFigures(): Promise<PoolFigures> {
   const reply = await call(`http://localhost:${ports.graph}/$/metrics`);
   expect(reply.status).toBe(200);
   const gauge = (name: string): number => {
-    const match = new RegExp(`^${name} (\\d+)$`, 'm').exec(String(reply.body));
+    const match = new RegExp(`^${name}\\{dataset="ds"\\} (\\d+)$`, 'm').exec(String(reply.body));
     if (!match) throw new Error(`/$/metrics has no ${name}`);
     return Number(match[1]);
   };

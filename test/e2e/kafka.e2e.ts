@@ -278,7 +278,7 @@ describe('a malformed message', () => {
     expect(lines.some((l) => l.includes('example/m3'))).toBe(false);
     const metrics = (await http(base, 'GET', '/$/metrics')).text;
     expect(metrics).toMatch(/ianode_kafka_messages_total\{outcome="malformed"\} 1/);
-    expect(metrics).toMatch(/ianode_kafka_running 0/);
+    expect(metrics).toMatch(/ianode_kafka_running\{dataset="ds"\} 0/);
     const ready = await http(base, 'GET', '/$/ready');
     expect(ready.status).toBe(503);
     expect((ready.json() as { checks: { kafka: string } }).checks.kafka).toBe('stopped');

@@ -34,6 +34,10 @@ export interface DatasetConfig {
   kafka?: KafkaConfig | undefined;
   /** …and at least this many (default 10 000). */
   compactMinDeleted: number;
+  /** This dataset's limits over the server's `limits` (docs/operations.md "Several datasets"). */
+  limits?: Partial<LimitsConfig> | undefined;
+  /** This dataset's GraphQL switch over the server's `graphql`. */
+  graphql?: boolean | undefined;
 }
 
 export interface LabelsConfig {
@@ -179,7 +183,12 @@ export interface WritesConfig {
 }
 
 export interface GraphServerConfig {
+  /** The first dataset of `datasets` (the one of a one-dataset server). */
   dataset: DatasetConfig;
+  /** Every dataset the server opens at start, in the order of the configuration (`dataset` first). */
+  datasets: DatasetConfig[];
+  /** The server as a whole: its administrators and where datasets added over the API live. */
+  server: ServerConfig;
   writes: WritesConfig;
   limits: LimitsConfig;
   security: SecurityConfig;
@@ -191,6 +200,21 @@ export interface GraphServerConfig {
   audit: AuditConfig;
 }
 
+export interface ServerConfig {
+  /**
+   * Label expression over the caller's attributes that makes an administrator of the server: the
+   * admin API (`/$/datasets`, `/$/server`, `/$/stats`, `/$/tasks`, `/$/backup`) answers only them
+   * (secure mode; default `ianode_admin`).
+   */
+  admin: string;
+  /**
+   * Folder of the datasets added over `POST /$/datasets` (each in `<dataDir>/<name>`, the list in
+   * `<dataDir>/datasets.json`, reopened at start). Unset: added datasets live in memory only and are
+   * gone at the next start.
+   */
+  dataDir?: string | undefined;
+}
+
 export interface CorsConfig {
   /** Origins (`https://app.example.org`) or `['*']`; empty: no CORS headers at all. */
   origins: string[];
@@ -199,8 +223,14 @@ export interface CorsConfig {
 export const DEFAULT_PORT = 3030;
 
 /** A partial configuration as a file or a caller gives it. */
+export type DatasetConfigInput = Partial<Omit<DatasetConfig, 'kafka'>> & { permissions?: Partial<Record<Operation, string>>; labels?: Partial<LabelsConfig>; kafka?: unknown };
+
 export interface GraphServerConfigInput {
-  dataset?: Partial<Omit<DatasetConfig, 'kafka'>> & { permissions?: Partial<Record<Operation, string>>; labels?: Partial<LabelsConfig>; kafka?: unknown };
+  /** One dataset (the usual form)… */
+  dataset?: DatasetConfigInput;
+  /** …or several (not both). */
+  datasets?: DatasetConfigInput[];
+  server?: Partial<ServerConfig>;
   writes?: Partial<WritesConfig>;
   limits?: Partial<LimitsConfig>;
   security?: Partial<SecurityConfig>;
@@ -231,51 +261,58 @@ export function defaultConfig(): GraphServerConfig {
     graphql: false,
     cors: { origins: [] },
     audit: { ...DEFAULT_AUDIT },
+    server: { admin: 'ianode_admin' },
+    datasets: [],
   };
 }
 
 /** Defaults, then `input`; validates names, labels and numbers (throws `TypeError` with the field). */
 export function resolveConfig(input: GraphServerConfigInput = {}): GraphServerConfig {
   const base = defaultConfig();
+  if (input.dataset !== undefined && input.datasets !== undefined) {
+    throw new TypeError('the configuration has both dataset and datasets: give one dataset as `dataset`, or all of them as the list `datasets`');
+  }
+  if (input.datasets !== undefined && (!Array.isArray(input.datasets) || input.datasets.length === 0)) {
+    throw new TypeError('datasets must be a non-empty list of datasets');
+  }
+  const limits = { ...base.limits, ...stripUndefined(input.limits ?? {}) };
+  const graphql = input.graphql ?? base.graphql;
   const config: GraphServerConfig = {
-    dataset: {
-      ...base.dataset,
-      ...stripUndefined(input.dataset ?? {}),
-      permissions: { ...base.dataset.permissions, ...stripUndefined(input.dataset?.permissions ?? {}) },
-      labels: { ...base.dataset.labels, ...stripUndefined(input.dataset?.labels ?? {}) },
-      kafka: resolveKafkaConfig(input.dataset?.kafka),
-    },
+    dataset: base.dataset,
+    datasets: [],
+    server: { ...base.server, ...stripUndefined(input.server ?? {}) },
     writes: { ...base.writes, ...stripUndefined(input.writes ?? {}) },
-    limits: { ...base.limits, ...stripUndefined(input.limits ?? {}) },
+    limits,
     security: { ...base.security, ...stripUndefined(input.security ?? {}) },
-    graphql: input.graphql ?? base.graphql,
+    graphql,
     cors: { origins: input.cors?.origins === undefined ? base.cors.origins : parseCorsOrigins(input.cors.origins, 'cors.origins') },
     audit: resolveAuditConfig(input.audit),
   };
-  if (!/^[A-Za-z0-9_-]+$/.test(config.dataset.name)) throw new TypeError(`dataset.name must be a word of letters, digits, _ or -: ${JSON.stringify(config.dataset.name)}`);
-  if (typeof config.dataset.labels.legacy !== 'boolean') throw new TypeError('dataset.labels.legacy must be true or false');
-  if (typeof config.dataset.defaultLabel !== 'string') throw new TypeError('dataset.defaultLabel must be a label expression');
-  try {
-    // The default label is data-side: read as uploads are (legacy fallback); permissions are strict.
-    config.dataset.defaultLabel = readLabel(config.dataset.defaultLabel, { legacy: config.dataset.labels.legacy });
-  } catch (error) {
-    throw new TypeError(`dataset.defaultLabel: ${(error as Error).message}`);
-  }
-  for (const operation of ['read', 'write', 'admin'] as const) {
-    const field = `dataset.permissions.${operation}`;
-    const label = config.dataset.permissions[operation];
-    if (typeof label !== 'string') throw new TypeError(`${field} must be a label expression`);
-    try {
-      validateLabel(label);
-    } catch (error) {
-      throw new TypeError(`${field}: ${(error as Error).message}`);
+  const inputs = input.datasets ?? [input.dataset ?? {}];
+  config.datasets = inputs.map((entry, i) => resolveDatasetConfig(entry, input.datasets === undefined ? 'dataset' : `datasets[${i}]`));
+  config.dataset = config.datasets[0]!;
+  const names = new Set<string>();
+  const folders = new Map<string, string>();
+  for (const dataset of config.datasets) {
+    if (names.has(dataset.name)) throw new TypeError(`datasets: the name ${JSON.stringify(dataset.name)} is used twice`);
+    names.add(dataset.name);
+    if (dataset.storage !== undefined) {
+      const other = folders.get(dataset.storage);
+      if (other !== undefined) throw new TypeError(`datasets ${other} and ${dataset.name} have the same storage folder ${JSON.stringify(dataset.storage)}`);
+      folders.set(dataset.storage, dataset.name);
     }
-  }
-  for (const [field, value] of Object.entries(storeTuning(config.dataset))) {
-    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) throw new TypeError(`dataset.${field} must be a non-negative number`);
   }
   for (const [field, value] of Object.entries(config.limits)) {
     if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) throw new TypeError(`limits.${field} must be a non-negative number`);
+  }
+  if (typeof config.server.admin !== 'string') throw new TypeError('server.admin must be a label expression');
+  try {
+    validateLabel(config.server.admin);
+  } catch (error) {
+    throw new TypeError(`server.admin: ${(error as Error).message}`);
+  }
+  if (config.server.dataDir !== undefined && (typeof config.server.dataDir !== 'string' || config.server.dataDir === '')) {
+    throw new TypeError('server.dataDir must be a folder path');
   }
   if (config.security.unknownUsers !== 'deny' && config.security.unknownUsers !== 'empty') {
     throw new TypeError(`security.unknownUsers must be deny or empty, got ${JSON.stringify(config.security.unknownUsers)}`);
@@ -287,6 +324,72 @@ export function resolveConfig(input: GraphServerConfigInput = {}): GraphServerCo
   if (typeof config.graphql !== 'boolean') throw new TypeError('graphql must be true or false');
   if (typeof config.writes.allowUnreadableLabels !== 'boolean') throw new TypeError('writes.allowUnreadableLabels must be true or false');
   return config;
+}
+
+/** Dataset names are one path segment; these are the server's own first segments. */
+const RESERVED_NAMES = new Set(['$', 'console', 'assets', 'favicon.ico']);
+
+/** One dataset of the configuration (or of `POST /$/datasets`), over the defaults; `where` names it in errors. */
+export function resolveDatasetConfig(input: DatasetConfigInput, where = 'dataset'): DatasetConfig {
+  if (input === null || typeof input !== 'object' || Array.isArray(input)) throw new TypeError(`${where} must be a mapping`);
+  const base = defaultConfig().dataset;
+  const dataset: DatasetConfig = {
+    ...base,
+    ...stripUndefined(input),
+    permissions: { ...base.permissions, ...stripUndefined(input.permissions ?? {}) },
+    labels: { ...base.labels, ...stripUndefined(input.labels ?? {}) },
+    kafka: resolveKafkaConfig(input.kafka),
+  };
+  if (typeof dataset.name !== 'string' || !/^[A-Za-z0-9_-]{1,64}$/.test(dataset.name) || RESERVED_NAMES.has(dataset.name)) {
+    throw new TypeError(`${where}.name must be a word of 1 to 64 letters, digits, _ or - (not ${[...RESERVED_NAMES].join(', ')}): ${JSON.stringify(dataset.name)}`);
+  }
+  if (dataset.storage !== undefined && (typeof dataset.storage !== 'string' || dataset.storage === '')) throw new TypeError(`${where}.storage must be a folder path`);
+  if (typeof dataset.labels.legacy !== 'boolean') throw new TypeError(`${where}.labels.legacy must be true or false`);
+  if (typeof dataset.defaultLabel !== 'string') throw new TypeError(`${where}.defaultLabel must be a label expression`);
+  try {
+    // The default label is data-side: read as uploads are (legacy fallback); permissions are strict.
+    dataset.defaultLabel = readLabel(dataset.defaultLabel, { legacy: dataset.labels.legacy });
+  } catch (error) {
+    throw new TypeError(`${where}.defaultLabel: ${(error as Error).message}`);
+  }
+  for (const operation of ['read', 'write', 'admin'] as const) {
+    const field = `${where}.permissions.${operation}`;
+    const label = dataset.permissions[operation];
+    if (typeof label !== 'string') throw new TypeError(`${field} must be a label expression`);
+    try {
+      validateLabel(label);
+    } catch (error) {
+      throw new TypeError(`${field}: ${(error as Error).message}`);
+    }
+  }
+  for (const [field, value] of Object.entries(storeTuning(dataset))) {
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) throw new TypeError(`${where}.${field} must be a non-negative number`);
+  }
+  if (dataset.limits !== undefined) {
+    if (dataset.limits === null || typeof dataset.limits !== 'object' || Array.isArray(dataset.limits)) throw new TypeError(`${where}.limits must be a mapping`);
+    const known = Object.keys(defaultConfig().limits);
+    for (const [field, value] of Object.entries(dataset.limits)) {
+      if (!known.includes(field)) throw new TypeError(`${where}.limits.${field} is not a limit (known: ${known.join(', ')})`);
+      if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) throw new TypeError(`${where}.limits.${field} must be a non-negative number`);
+    }
+  }
+  if (dataset.graphql !== undefined && typeof dataset.graphql !== 'boolean') throw new TypeError(`${where}.graphql must be true or false`);
+  return dataset;
+}
+
+/**
+ * The configuration as one dataset's routes see it: `dataset` is that dataset, and its own
+ * `limits` and `graphql` are laid over the server's (routes read `config.dataset`, `config.limits`
+ * and `config.graphql`).
+ */
+export function datasetView(config: GraphServerConfig, dataset: DatasetConfig): GraphServerConfig {
+  return {
+    ...config,
+    dataset,
+    datasets: [dataset],
+    limits: { ...config.limits, ...stripUndefined(dataset.limits ?? {}) },
+    graphql: dataset.graphql ?? config.graphql,
+  };
 }
 
 /** HTTP header names are RFC 9110 tokens; a prefix is one scheme word (RFC 9110 §11.1 auth-scheme). */
@@ -378,7 +481,11 @@ export async function configFromFileAndEnv(path: string | undefined, env: Env = 
   return {
     ...file,
     ...(corsOrigins === undefined ? {} : { cors: { ...(file.cors ?? {}), origins: corsOrigins } }),
-    ...(Object.keys(tuning).length > 0 ? { dataset: { ...(file.dataset ?? {}), ...tuning } } : {}),
+    ...(Object.keys(tuning).length > 0
+      ? file.datasets !== undefined && Array.isArray(file.datasets)
+        ? { datasets: file.datasets.map((dataset) => ({ ...dataset, ...tuning })) }
+        : { dataset: { ...(file.dataset ?? {}), ...tuning } }
+      : {}),
     ...(workers !== undefined && workers.trim() !== '' ? { limits: { ...(file.limits ?? {}), queryWorkers: Number(workers) } } : {}),
     security: { ...(file.security ?? {}), ...fromEnv },
   };

@@ -13,6 +13,8 @@ export type GraphServerErrorCode =
   | 'BAD_REQUEST'
   | 'NOT_FOUND'
   | 'METHOD_NOT_ALLOWED'
+  /** The request clashes with the server's state: a dataset name in use, a dataset of the configuration file (409). */
+  | 'CONFLICT'
   | 'NOT_ACCEPTABLE'
   | 'REQUEST_TIMEOUT'
   | 'PAYLOAD_TOO_LARGE'
@@ -78,6 +80,7 @@ const STATUS: Record<Exclude<AnyCode, AuthErrorCode>, number> = {
   BAD_REQUEST: 400,
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
+  CONFLICT: 409,
   NOT_ACCEPTABLE: 406,
   REQUEST_TIMEOUT: 408,
   PAYLOAD_TOO_LARGE: 413,

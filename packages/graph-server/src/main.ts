@@ -37,7 +37,7 @@ async function start(): Promise<GraphServer | undefined> {
   const url = await server.listen({ port, host: values.host }).catch((error: unknown) => {
     throw new Error(`cannot listen on ${values.host}:${port}: ${String(error)}`, { cause: error });
   });
-  server.app.log.info({ url, dataset: server.config.dataset.name, mode: server.security.secure ? 'secure' : 'open' }, 'graph server listening');
+  server.app.log.info({ url, datasets: [...server.datasets.keys()], mode: server.security.secure ? 'secure' : 'open' }, 'graph server listening');
   return server;
 }
 

@@ -11,15 +11,41 @@ export interface Metrics {
   queries: Counter<'outcome'>;
   /** Kafka messages by what became of them (applied, refused, malformed, dead-lettered). */
   kafkaMessages: Counter<'outcome'>;
-  /** Report the Kafka connector's position at each scrape. */
-  watchKafka(status: () => ConnectorStatus): void;
-  /** Report the query pool's figures (pool/pool.ts `stats`) at each scrape. */
-  watchPool(stats: () => { ready: number; busy: number; queued: number; killed: number; crashed: number }): void;
+  /** Report a dataset's Kafka connector position at each scrape (label `dataset`). */
+  watchKafka(dataset: string, status: () => ConnectorStatus): void;
+  /** Report a dataset's query pool figures (pool/pool.ts `stats`) at each scrape (label `dataset`). */
+  watchPool(dataset: string, stats: () => PoolFigures): void;
+  /** A dataset removed from the server: its gauges go. */
+  unwatch(dataset: string): void;
 }
+
+type PoolFigures = { ready: number; busy: number; queued: number; killed: number; crashed: number };
 
 export function createMetrics(): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'ianode_graph_' });
+  // Gauges of every dataset's query pool and Kafka connector, labelled by dataset, read at each scrape.
+  const pools = new Map<string, () => PoolFigures>();
+  const connectors = new Map<string, () => ConnectorStatus>();
+  const perDataset = <T>(sources: Map<string, () => T>, name: string, help: string, pick: (value: T) => number) =>
+    new Gauge({
+      name, help, labelNames: ['dataset'], registers: [registry],
+      collect() {
+        this.reset();
+        for (const [dataset, read] of sources) this.set({ dataset }, pick(read()));
+      },
+    });
+  // Figures of the pool's own work only: nothing in them depends on the data.
+  perDataset(pools, 'ianode_query_workers_ready', 'Query worker threads started and ready (spares included)', (s) => s.ready);
+  perDataset(pools, 'ianode_query_workers_busy', 'Query worker threads running a query', (s) => s.busy);
+  perDataset(pools, 'ianode_query_queue_length', 'Queries waiting for a free worker', (s) => s.queued);
+  perDataset(pools, 'ianode_query_workers_killed', 'Query workers terminated at a deadline or after the client left, since the start', (s) => s.killed);
+  perDataset(pools, 'ianode_query_workers_crashed', 'Query workers that died by themselves, since the start', (s) => s.crashed);
+  const offset = (text: string | null) => (text === null ? -1 : Number(text));
+  perDataset(connectors, 'ianode_kafka_applied_offset', 'Last offset of the topic applied to the store (-1: none)', (s) => offset(s.partitions[0]!.applied));
+  perDataset(connectors, 'ianode_kafka_end_offset', 'Offset the next message of the topic will get, as last seen', (s) => offset(s.partitions[0]!.end));
+  perDataset(connectors, 'ianode_kafka_lag', 'Messages in the topic not yet applied here, as last seen', (s) => s.partitions[0]!.lag ?? -1);
+  perDataset(connectors, 'ianode_kafka_running', '1 while the Kafka connector applies messages, 0 when stopped', (s) => (s.state === 'running' ? 1 : 0));
   return {
     registry,
     requests: new Counter({ name: 'ianode_http_requests_total', help: 'HTTP requests by route and status', labelNames: ['method', 'route', 'status'], registers: [registry] }),
@@ -34,22 +60,15 @@ export function createMetrics(): Metrics {
     uploadedQuads: new Counter({ name: 'ianode_uploaded_quads_total', help: 'Quads stored by uploads', registers: [registry] }),
     queries: new Counter({ name: 'ianode_queries_total', help: 'SPARQL queries by outcome', labelNames: ['outcome'], registers: [registry] }),
     kafkaMessages: new Counter({ name: 'ianode_kafka_messages_total', help: 'Kafka messages by outcome (applied, refused, malformed, dead-lettered)', labelNames: ['outcome'], registers: [registry] }),
-    watchKafka(status) {
-      const offset = (text: string | null) => (text === null ? -1 : Number(text));
-      new Gauge({ name: 'ianode_kafka_applied_offset', help: 'Last offset of the topic applied to the store (-1: none)', registers: [registry], collect() { this.set(offset(status().partitions[0]!.applied)); } });
-      new Gauge({ name: 'ianode_kafka_end_offset', help: 'Offset the next message of the topic will get, as last seen', registers: [registry], collect() { this.set(offset(status().partitions[0]!.end)); } });
-      new Gauge({ name: 'ianode_kafka_lag', help: 'Messages in the topic not yet applied here, as last seen', registers: [registry], collect() { this.set(status().partitions[0]!.lag ?? -1); } });
-      new Gauge({ name: 'ianode_kafka_running', help: '1 while the Kafka connector applies messages, 0 when stopped', registers: [registry], collect() { this.set(status().state === 'running' ? 1 : 0); } });
+    watchKafka(dataset, status) {
+      connectors.set(dataset, status);
     },
-    watchPool(stats) {
-      // Figures of the pool's own work only: nothing in them depends on the data.
-      const gauge = (name: string, help: string, pick: (s: ReturnType<typeof stats>) => number) =>
-        new Gauge({ name, help, registers: [registry], collect() { this.set(pick(stats())); } });
-      gauge('ianode_query_workers_ready', 'Query worker threads started and ready (spares included)', (s) => s.ready);
-      gauge('ianode_query_workers_busy', 'Query worker threads running a query', (s) => s.busy);
-      gauge('ianode_query_queue_length', 'Queries waiting for a free worker', (s) => s.queued);
-      gauge('ianode_query_workers_killed', 'Query workers terminated at a deadline or after the client left, since the start', (s) => s.killed);
-      gauge('ianode_query_workers_crashed', 'Query workers that died by themselves, since the start', (s) => s.crashed);
+    watchPool(dataset, stats) {
+      pools.set(dataset, stats);
+    },
+    unwatch(dataset) {
+      pools.delete(dataset);
+      connectors.delete(dataset);
     },
   };
 }

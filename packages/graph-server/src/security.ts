@@ -51,6 +51,9 @@ export interface Security {
   attributes: AttributeClient | undefined;
   /** The IdP's revocation list, when `revocationUrl` is configured. */
   revocations: RevocationList | undefined;
+  /** The same verification, directory and caches, judging another dataset's permissions (one
+   * server, several datasets: one JWKS cache, one attribute cache). */
+  forDataset(permissions: Record<Operation, string>, datasetName: string): Security;
 }
 
 export interface SecurityOptions {
@@ -70,16 +73,19 @@ const DEFAULT_TOKEN_HEADERS = [{ header: 'Authorization', prefix: 'Bearer' }];
 const OPERATION_WORDS: Record<Operation, string> = { read: 'read (query)', write: 'write (upload/update/patch)', admin: 'administer (labels)' };
 
 export function createSecurity(options: SecurityOptions): Security {
-  const { security, permissions, datasetName } = options;
+  const { security } = options;
   const secure = security.jwksUrl !== undefined && security.jwksUrl !== '' && security.jwksUrl.toLowerCase() !== 'disabled';
-  const require = (caller: Caller, operation: Operation) => {
+  const requireFor = (datasetName: string) => (caller: Caller, operation: Operation) => {
     if (!caller.may(operation)) {
-      throw new AuthError('FORBIDDEN', `not allowed to ${OPERATION_WORDS[operation]} dataset /${datasetName}: your attributes do not satisfy the "${operation}" permission`);
+      throw new AuthError('FORBIDDEN', `not allowed to ${OPERATION_WORDS[operation]} ${datasetName === '$' ? 'this server' : `dataset /${datasetName}`}: your attributes do not satisfy the "${operation}" permission`);
     }
   };
   if (!secure) {
     const everyone: Caller = { id: 'anonymous', user: 'anonymous', attributes: [], may: () => true, visible: undefined, grant: undefined };
-    return { secure, verifier: undefined, attributes: undefined, revocations: undefined, require, authenticate: async () => everyone, checkAccessService: async () => {} };
+    const open = (_permissions: Record<Operation, string>, datasetName: string): Security => ({
+      secure, verifier: undefined, attributes: undefined, revocations: undefined, require: requireFor(datasetName), authenticate: async () => everyone, checkAccessService: async () => {}, forDataset: open,
+    });
+    return open(options.permissions, options.datasetName);
   }
   const aws = AWS_JWKS_PREFIX.test(security.jwksUrl!);
   // The reference's AWS load-balancer form: region checked at start (a TypeError names it).
@@ -154,7 +160,7 @@ export function createSecurity(options: SecurityOptions): Security {
   const tokenHeaders = aws && isDefault ? [{ header: 'X-Amzn-Oidc-Data', prefix: '' }] : configured;
   const unknownUsers = security.unknownUsers ?? 'deny';
 
-  async function authenticate(headers: RequestHeaders): Promise<Caller> {
+  async function authenticate(headers: RequestHeaders, permissions: Record<Operation, string>): Promise<Caller> {
     const token = tokenFromHeaders(headers, tokenHeaders);
     const verified = await verifier.verify(token);
     // The access service already turns the token's groups into boolean attributes (SPEC §6) and
@@ -196,7 +202,10 @@ export function createSecurity(options: SecurityOptions): Security {
     if (response.status >= 500) throw new GraphServerError('INTERNAL', `access service at ${new URL(url).origin} answered HTTP ${response.status}`);
   }
 
-  return { secure, verifier, attributes, revocations, require, authenticate, checkAccessService };
+  const judging = (permissions: Record<Operation, string>, datasetName: string): Security => ({
+    secure, verifier, attributes, revocations, require: requireFor(datasetName), authenticate: (headers) => authenticate(headers, permissions), checkAccessService, forDataset: judging,
+  });
+  return judging(options.permissions, options.datasetName);
 }
 
 /** A fixed-window per-user request counter (SPEC: per-user rate limit, 429). */

@@ -255,8 +255,8 @@ describe('over HTTP', () => {
     // Ended by the kill (counted below), not by the query finishing: no timing is asserted.
     expect(server.pool.stats().killed).toBeGreaterThanOrEqual(1);
     const metrics = await (await fetch(`${base}/$/metrics`)).text();
-    expect(metrics).toMatch(/^ianode_query_workers_killed [1-9]/m);
-    expect(metrics).toMatch(/^ianode_query_workers_busy \d+/m);
+    expect(metrics).toMatch(/^ianode_query_workers_killed\{dataset="ds"\} [1-9]/m);
+    expect(metrics).toMatch(/^ianode_query_workers_busy\{dataset="ds"\} \d+/m);
   });
 
   it('a client that leaves in the middle of a large answer frees its worker', async () => {
