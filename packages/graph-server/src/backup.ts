@@ -13,6 +13,7 @@
  * files per dataset (also after a backup asked for over HTTP); each run is a task (tasks.ts).
  */
 import { randomBytes } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
 import { mkdir, open, readdir, rename, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable, Transform } from 'node:stream';
@@ -85,7 +86,6 @@ export async function backupDataset(target: BackupTarget, dir: string, options: 
   // The state is taken here, before the first await of the write: later commits never show.
   const chunks = dumpChunks(target.store, figures, (n) => options.onProgress?.(n, figures.quads));
   options.onProgress?.(0, figures.quads);
-  const handle = await open(tmp, 'wx', 0o600);
   let renamed = false;
   try {
     let bytes = 0;
@@ -95,26 +95,22 @@ export async function backupDataset(target: BackupTarget, dir: string, options: 
         callback(null, chunk);
       },
     });
-    const sink = handle.createWriteStream({ autoClose: false });
+    const sink = createWriteStream(tmp, { flags: 'wx', mode: 0o600 });
     const source = Readable.from(chunks, { objectMode: false });
     if (gzip) await pipeline(source, createGzip(), count, sink);
     else await pipeline(source, count, sink);
-    await handle.sync();
-    await handle.close();
+    await syncFile(tmp); // fsync is of the file, whichever descriptor asks
     await rename(tmp, file);
     renamed = true;
-    await syncDir(dir);
+    await syncFile(dir);
     return { file, quads: figures.quads, labelled: figures.labelled, pending: figures.pending, bytes, txId: figures.txId, seconds: (now() - started) / 1000 };
   } finally {
-    if (!renamed) {
-      await handle.close().catch(() => undefined);
-      await unlink(tmp).catch(() => undefined);
-    }
+    if (!renamed) await unlink(tmp).catch(() => undefined);
   }
 }
 
-async function syncDir(dir: string): Promise<void> {
-  const handle = await open(dir, 'r');
+async function syncFile(file: string): Promise<void> {
+  const handle = await open(file, 'r');
   try {
     await handle.sync();
   } finally {
