@@ -79,13 +79,14 @@ export async function backupDataset(target: BackupTarget, dir: string, options: 
   const now = options.now ?? Date.now;
   const gzip = options.gzip ?? true;
   const started = now();
+  const figures: DumpFigures = { quads: 0, labelled: 0, pending: 0, txId: 0 };
+  // The state is taken here, in the call itself (before its first await): the backup is the state
+  // of the last commit before the call, and later commits never show in it.
+  const chunks = dumpChunks(target.store, figures, (n) => options.onProgress?.(n, figures.quads));
+  options.onProgress?.(0, figures.quads);
   await mkdir(dir, { recursive: true, mode: 0o700 });
   const file = path.resolve(dir, backupFileName(target.name, started, gzip));
   const tmp = path.resolve(dir, `.${path.basename(file)}.${randomBytes(6).toString('hex')}.tmp`);
-  const figures: DumpFigures = { quads: 0, labelled: 0, pending: 0, txId: 0 };
-  // The state is taken here, before the first await of the write: later commits never show.
-  const chunks = dumpChunks(target.store, figures, (n) => options.onProgress?.(n, figures.quads));
-  options.onProgress?.(0, figures.quads);
   let renamed = false;
   try {
     let bytes = 0;
