@@ -156,6 +156,21 @@ export async function listBackups(dir: string, dataset?: string): Promise<Backup
   return out.sort((a, b) => (a.takenAt === b.takenAt ? b.file.localeCompare(a.file) : b.takenAt.localeCompare(a.takenAt)));
 }
 
+/** Removes the temporary files of `dataset`'s backups in `dir` (a process that stopped while
+ * writing one leaves it); returns their names. Only call it while no backup of `dataset` runs. */
+export async function removeLeftovers(dir: string, dataset: string): Promise<string[]> {
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch (error) {
+    if ((error as { code?: string }).code === 'ENOENT') return [];
+    throw error;
+  }
+  const leftovers = names.filter((f) => f.startsWith('.') && f.endsWith('.tmp') && parseBackupFileName(f.slice(1).replace(/\.[0-9a-f]{12}\.tmp$/, ''))?.dataset === dataset);
+  for (const f of leftovers) await unlink(path.join(dir, f)).catch(() => undefined);
+  return leftovers;
+}
+
 /** Keeps the newest `keep` backups of `dataset` in `dir`; returns the names removed. */
 export async function pruneBackups(dir: string, dataset: string, keep: number): Promise<string[]> {
   if (!Number.isInteger(keep) || keep < 1) throw new TypeError(`pruneBackups: keep must be a whole number of at least 1, got ${keep}`);
@@ -239,6 +254,9 @@ export function startBackupTask(tasks: Tasks, target: BackupTarget, config: Reso
   const running = tasks.running(BACKUP_TASK, target.name);
   if (running !== undefined) return { task: running, started: false };
   const task = tasks.start(BACKUP_TASK, target.name, async (progress) => {
+    // No other backup of this dataset runs in this process: a temporary file of it is a leftover
+    // of a process that stopped in the middle of one.
+    await removeLeftovers(config.dir, target.name);
     const result = await backupDataset(target, config.dir, { gzip: config.gzip, now, onProgress: progress });
     const removed = config.keep === undefined ? [] : await pruneBackups(config.dir, target.name, config.keep);
     return { ...result, file: path.basename(result.file), removed };

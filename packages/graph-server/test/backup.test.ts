@@ -4,7 +4,7 @@
  * `backup:` of the configuration. The round trip through `ianode restore` under concurrent writes
  * is in packages/cli/test/backup.test.ts (the CLI holds the restore code).
  */
-import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -232,11 +232,21 @@ describe('BackupScheduler', () => {
     const config = resolveBackupConfig({ dir: fresh('backups') })!;
     new BackupScheduler({ config, datasets: () => new Map(), tasks, timers: fake.timers }).start();
     expect(fake.armed.size).toBe(0);
+    // A temporary file left by a process that stopped mid-backup goes with the next backup of
+    // its dataset (and only of its dataset).
+    await mkdir(config.dir, { recursive: true });
+    const leftover = `.${backupFileName('ds', 0, true)}.0123456789ab.tmp`;
+    const otherLeftover = `.${backupFileName('ds2', 0, true)}.0123456789ab.tmp`;
+    for (const f of [leftover, otherLeftover]) await writeFile(path.join(config.dir, f), 'partial');
     const first = startBackupTask(tasks, { name: 'ds', store }, config);
     const second = startBackupTask(tasks, { name: 'ds', store }, config);
     expect(first.started).toBe(true);
     expect(second).toEqual({ task: expect.objectContaining({ id: first.task.id }), started: false });
     expect((await tasks.settled(first.task.id))?.state).toBe('succeeded');
+    const left = await readdir(config.dir);
+    expect(left).toContain(otherLeftover);
+    expect(left).not.toContain(leftover);
+    expect(left).toHaveLength(2);
   });
 });
 
