@@ -14,7 +14,7 @@ import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AttributeSet, Hierarchy, LabelEvaluator } from '@ianode/abac';
 import { AuthError } from '@ianode/auth';
-import { backupDataset, errorReply, registerBackupRoutes, resolveBackupConfig, Tasks, type BackupTarget } from '@ianode/graph-server';
+import { backupDataset, errorReply, registerBackupRoutes, resolveBackupConfig, Tasks, type BackupTarget, type TaskInfo, type TaskRun } from '@ianode/graph-server';
 import type { Dataset } from '@ianode/rdf';
 import { executeQuery, serialiseResultToString } from '@ianode/sparql';
 import { openStore, type QuadStore } from '@ianode/store';
@@ -202,6 +202,51 @@ describe('ianode backup --server', () => {
     expect(await backupOnline({ server: url, dataset: 'ds', token: 'admin-token', wait: true }, waited)).toBe(0);
     expect(await readdir(backupDir)).toHaveLength(1);
   }, 60_000);
+
+  it('--wait shows the progress of a running task on stderr', async () => {
+    // A server whose backup tasks wait, once they have reported 5 of 10, until the client has
+    // shown that progress (a real Tasks registry, gated: no timing in the test).
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    class GatedTasks extends Tasks {
+      override start(kind: string, dataset: string, run: TaskRun): TaskInfo {
+        return super.start(kind, dataset, async (progress) => {
+          progress(5, 10);
+          await gate;
+          return run(progress);
+        });
+      }
+    }
+    const gated = Fastify({ logger: false });
+    registerBackupRoutes(gated, {
+      datasets: () => new Map([['ds', { name: 'ds', store }]]),
+      authorizeAdmin: async () => undefined,
+      tasks: new GatedTasks(),
+      backup: resolveBackupConfig({ dir: fresh('gated-backups') }),
+      audit: () => undefined,
+    });
+    await gated.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      let clock = 0;
+      const lines: string[] = [];
+      const progress = {
+        isTTY: false,
+        now: () => (clock += 10_000),
+        write: (text: string) => {
+          lines.push(text);
+          open();
+        },
+      };
+      const captured = capture();
+      const io = { ...captured, progress };
+      const server = `http://127.0.0.1:${(gated.server.address() as AddressInfo).port}`;
+      expect(await backupOnline({ server, dataset: 'ds', token: undefined, wait: true }, io)).toBe(0);
+      expect(lines[0]).toMatch(/^backup ds: 5\/10 quads 50\.0%, .* ETA \d+s\n$/);
+      expect(captured.out).toMatch(/backed up ds at transaction \d+/);
+    } finally {
+      await gated.close();
+    }
+  });
 
   it('refusals: no token (401, with the hint), not an administrator (403), an unknown dataset (404): exit 1', async () => {
     const none = capture();
