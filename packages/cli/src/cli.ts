@@ -11,6 +11,7 @@
 import { createRequire } from 'node:module';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { existsSync, readFileSync, statSync } from 'node:fs';
+import type { BackupOnlineOptions } from './backup.js';
 import { contentTypeFor, KAFKA_EXTENSION_TYPES, parseBrokers, type KafkaSendOptions, type KafkaStatusOptions } from './kafka.js';
 import { actorOf, UsageError as OfflineUsageError, type Actor } from './offline.js';
 
@@ -31,6 +32,8 @@ export interface Actions {
   storeRecover(dir: string, to: string): Promise<number>;
   kafkaSend(file: string, opts: KafkaSendOptions): Promise<number>;
   kafkaStatus(opts: KafkaStatusOptions): Promise<number>;
+  /** `ianode backup --server URL --dataset NAME [--wait]` (backup.ts). */
+  backup(opts: BackupOnlineOptions & { quiet: boolean }): Promise<number>;
   /** The offline tools on a store folder (offline.ts); `quiet`: no progress on stderr. */
   dump(dir: string, opts: { out: string | undefined; gzip: boolean; quiet: boolean }): Promise<number>;
   loadOffline(dir: string, files: string[], opts: { label: string | undefined; format: string | undefined; quiet: boolean }): Promise<number>;
@@ -58,6 +61,7 @@ commands:
 offline tools on a store folder (refused, exit 3, while a server holds it; docs/operations.md):
   load DIR FILE… [--label L]  bulk load into the folder (created when absent), with progress
   dump DIR [--out F] [--gzip] every quad with its label, as TriG plus the labels graph
+  backup --server URL --dataset NAME [--wait]   an online backup by the graph server (same format)
   restore FILE --to DIR       a dump into a new or empty folder
   compact DIR                 drop deleted rows, write a checkpoint
   query DIR 'SPARQL' --as ATTRS|--all    a query as a set of attributes (or as all)
@@ -162,6 +166,27 @@ Refused (exit 3) while a graph server or another tool holds DIR.
     options: { out: { type: 'string', short: 'o' }, gzip: { type: 'boolean', short: 'z' }, quiet: { type: 'boolean', short: 'q' } },
     positionals: [1, 1],
     run: (v, [dir], _io, actions) => actions.dump(dir!, { out: str(v.out), gzip: v.gzip === true, quiet: v.quiet === true }),
+  },
+  backup: {
+    usage: `usage: ianode backup --server URL --dataset NAME [--wait] [--quiet]
+Asks the graph server at URL for an online backup of dataset NAME (POST URL/$/backup/NAME, with
+$IDP_ID_TOKEN: administrators only): a consistent snapshot, taken while reads and writes go on, written
+by the server into its backup.dir as NAME_<UTC time>Z.trig.gz (TriG plus the labels graph, as ianode
+dump writes; docs/operations.md "Backups"). Prints the task; restore a file with ianode restore FILE --to DIR.
+  --server URL    the graph server (default: the origin of $IANODE_URL, else http://localhost:3030)
+  --dataset NAME  the dataset to back up
+  --wait          follow the task until it ends, with progress on stderr; exit 1 if it failed
+  --quiet         no progress
+Offline, on a stopped server's folder: ianode dump DIR --out FILE.trig.gz --gzip.`,
+    options: { server: { type: 'string' }, dataset: { type: 'string' }, wait: { type: 'boolean', short: 'w' }, quiet: { type: 'boolean', short: 'q' } },
+    positionals: [0, 0],
+    run: (v, _p, io, actions) => {
+      const server = str(v.server) ?? new URL(datasetUrl(io.env)).origin;
+      if (!/^https?:\/\/[^/]/.test(server)) throw new UsageError(`--server ${JSON.stringify(server)} is not an http(s) URL`);
+      const dataset = str(v.dataset);
+      if (dataset === undefined || dataset === '') throw new UsageError('needs --dataset NAME (the dataset to back up; GET /$/datasets lists them)');
+      return actions.backup({ server, dataset, token: io.env.IDP_ID_TOKEN, wait: v.wait === true, quiet: v.quiet === true });
+    },
   },
   restore: {
     usage: `usage: ianode restore FILE --to DIR [--quiet]

@@ -10,12 +10,15 @@
  *   store verify DIR | store recover DIR --to NEW_DIR   check / rescue a store folder (store.ts)
  *   load DIR FILE… | dump | restore | compact | query DIR … --as | update DIR … --as   offline tools (offline.ts)
  *   kafka send FILE | kafka status   produce a message / show offsets for Kafka ingestion (kafka.ts)
+ *   backup --server URL --dataset NAME [--wait]   an online backup by a graph server (backup.ts)
  */
 import { spawn } from 'node:child_process';
+import { backupOnline } from './backup.js';
 import { runCli, type Actions } from './cli.js';
 import { load, query, token } from './commands.js';
 import { kafkaSend, kafkaStatus } from './kafka.js';
 import { offlineActions } from './offline-actions.js';
+import { processProgressIo } from './progress.js';
 import { storeActions } from './store.js';
 import { stopOnSignals, SupervisorError } from './supervisor.js';
 import { banner, serviceEntry, up, upOptionsFromEnv } from './up.js';
@@ -65,6 +68,8 @@ const actions: Actions = {
   kafkaSend: (file, opts) => kafkaSend(file, opts), // kafka.ts loads the Kafka client only when called
   kafkaStatus: (opts) => kafkaStatus(opts),
   ...offlineActions(),
+  backup: ({ quiet, ...opts }) =>
+    backupOnline(opts, { stdout: (t) => void process.stdout.write(t), stderr: (t) => void process.stderr.write(t), progress: quiet ? undefined : processProgressIo() }),
 };
 
 const io = { env: process.env, stdout: (t: string) => void process.stdout.write(t), stderr: (t: string) => void process.stderr.write(t) };

@@ -30,7 +30,7 @@ export function storeCommand(args: string[], write: (text: string) => void = (t)
   };
   const actions: Actions = {
     up: other, service: other, load: other, query: other, token: other, kafkaSend: other, kafkaStatus: other,
-    dump: other, loadOffline: other, restore: other, compact: other, queryOffline: other, updateOffline: other, ...storeActions(write),
+    dump: other, loadOffline: other, restore: other, compact: other, queryOffline: other, updateOffline: other, backup: other, ...storeActions(write),
   };
   return runCli(['store', ...args], { env: process.env, stdout: write, stderr: write }, actions);
 }

@@ -39,6 +39,8 @@ export type GraphServerErrorCode =
   | 'WRITE_PENDING'
   /** A write body too large for one Kafka message (413). */
   | 'MESSAGE_TOO_LARGE'
+  /** A feature the configuration does not switch on, e.g. backups without `backup.dir` (503). */
+  | 'NOT_CONFIGURED'
   | 'INTERNAL';
 
 export class GraphServerError extends ServiceError<GraphServerErrorCode> {
@@ -95,6 +97,7 @@ const STATUS: Record<Exclude<AnyCode, AuthErrorCode>, number> = {
   KAFKA_UNAVAILABLE: 503,
   WRITE_PENDING: 202,
   MESSAGE_TOO_LARGE: 413,
+  NOT_CONFIGURED: 503,
   CLIENT_CLOSED: 400,
   LABEL_NOT_VISIBLE_TO_WRITER: 400,
   UNKNOWN_USER: 403,

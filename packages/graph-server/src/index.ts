@@ -6,3 +6,11 @@ export {
 export { GraphServerError, errorReply, type GraphServerErrorCode } from './errors.js';
 export { createSecurity, createRateLimiter, type Caller, type Security } from './security.js';
 export { applyPatch, checkPatch, type PatchCounts } from './patch.js';
+export { Tasks, type TaskInfo, type TaskProgress, type TaskRun, type TaskState, type TasksOptions } from './tasks.js';
+export {
+  BACKUP_TASK, BackupScheduler, backupDataset, backupFileName, listBackups, MIN_BACKUP_EVERY_MS, parseBackupFileName, parseDuration, pruneBackups, removeLeftovers,
+  resolveBackupConfig, startBackupTask,
+  type BackupConfigInput, type BackupFile, type BackupOptions, type BackupResult, type BackupSchedulerOptions, type BackupTarget, type ResolvedBackupConfig,
+} from './backup.js';
+export { registerBackupRoutes, type BackupRouteDeps } from './routes/backups.js';
+export { realTimers, type Timers } from './body-reader.js';

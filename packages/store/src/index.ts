@@ -8,3 +8,4 @@ export { verifyStore, recoverStore, type VerifyReport, type RecoveryReport, type
 export { SharedStateReader, type SharedStoreState, type SharedRun } from './shared-state.js';
 export type { ReadColumns } from './snapshot.js';
 export { lockStatus, describeHolder, LOCK_FILE, type LockInfo, type LockStatus } from './lock.js';
+export { dumpChunks, LABELS_GRAPH, type DumpFigures } from './dump.js';

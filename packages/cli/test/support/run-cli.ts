@@ -30,6 +30,7 @@ function recorder() {
     compact: record('compact'),
     queryOffline: record('queryOffline'),
     updateOffline: record('updateOffline'),
+    backup: record('backup'),
   };
   return { actions, calls };
 }
