@@ -8,6 +8,7 @@ import { DEFAULT_AUDIT, resolveAuditConfig, type AuditConfig } from './audit.js'
 import { envFlag, envList, envValue, parseCorsOrigins, readConfigFile, type Env } from '@ianode/service';
 import { ATTRIBUTE_FORMATS, type AttributeFormat, type TokenSource } from '@ianode/auth';
 import { resolveKafkaConfig, type KafkaConfig } from './kafka/config.js';
+import { resolveBackupConfig, type BackupConfigInput, type ResolvedBackupConfig } from './backup.js';
 
 /** Operations a caller may be allowed: query and graph-store reads (`read`), uploads, updates and
  * patches (`write`), and the administrators' reads such as the labels dump (`admin`). */
@@ -198,6 +199,8 @@ export interface GraphServerConfig {
   cors: CorsConfig;
   /** The audit log (../audit.ts; docs/graph-server.md, "Audit log"). */
   audit: AuditConfig;
+  /** Online backups (backup.ts; docs/operations.md "Backups"); undefined: off (503 NOT_CONFIGURED). */
+  backup?: ResolvedBackupConfig | undefined;
 }
 
 export interface ServerConfig {
@@ -238,6 +241,7 @@ export interface GraphServerConfigInput {
   /** `origins`: a list, or a comma-separated text. */
   cors?: { origins?: string[] | string };
   audit?: Partial<AuditConfig>;
+  backup?: BackupConfigInput | ResolvedBackupConfig;
 }
 
 export function defaultConfig(): GraphServerConfig {
@@ -287,6 +291,8 @@ export function resolveConfig(input: GraphServerConfigInput = {}): GraphServerCo
     graphql,
     cors: { origins: input.cors?.origins === undefined ? base.cors.origins : parseCorsOrigins(input.cors.origins, 'cors.origins') },
     audit: resolveAuditConfig(input.audit),
+    // An already resolved configuration (createGraphServer accepts one) keeps its backup settings.
+    backup: input.backup === undefined ? undefined : 'everyMs' in (input.backup as object) ? (input.backup as ResolvedBackupConfig) : resolveBackupConfig(input.backup),
   };
   const inputs = input.datasets ?? [input.dataset ?? {}];
   config.datasets = inputs.map((entry, i) => resolveDatasetConfig(entry, input.datasets === undefined ? 'dataset' : `datasets[${i}]`));

@@ -19,6 +19,10 @@ import { openDataset, type Dataset, type DatasetShared } from './dataset.js';
 import { RequestStats } from './stats.js';
 import { DatasetRegistry } from './registry.js';
 import type { QueryPool } from './pool/pool.js';
+import { Tasks } from './tasks.js';
+import { BackupScheduler } from './backup.js';
+import { registerBackupRoutes } from './routes/backups.js';
+import { auditRequest } from './writes.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -209,6 +213,11 @@ export async function createGraphServer(input: GraphServerConfigInput | GraphSer
 
   /** Set by close(): replies from then on close their connection (no keep-alive past the stop). */
   let stopping = false;
+  // Long operations (backups) as tasks (`/$/tasks`); scheduled backups (`backup.every`).
+  const tasks = new Tasks({
+    ...(options.now ? { now: options.now } : {}),
+    onFailure: (task, error) => app.log.error({ task: task.id, kind: task.kind, dataset: task.dataset, err: error }, 'task failed'),
+  });
   registerHealth(app, { datasets: () => [...datasets.values()], security, metrics, auditFailure: () => auditLog.lastError });
   registerAdmin(app, {
     config,
@@ -231,8 +240,25 @@ export async function createGraphServer(input: GraphServerConfigInput | GraphSer
     },
     graceMs: config.limits.shutdownGraceMs,
     timers,
+    tasks,
+    backup: config.backup,
   });
+  registerBackupRoutes(app, {
+    datasets: () => datasets,
+    authorizeAdmin: async (request) => {
+      await authorizeAdmin(request);
+    },
+    tasks,
+    backup: config.backup,
+    audit: (request, operation, fields) => auditRequest(request, 'admin', operation, fields),
+    ...(options.now ? { now: options.now } : {}),
+  });
+  const scheduler = config.backup === undefined ? undefined : new BackupScheduler({ config: config.backup, datasets: () => datasets, tasks, timers, ...(options.now ? { now: options.now } : {}) });
+  scheduler?.start();
   app.addHook('onClose', async () => {
+    // A backup under way finishes (its file is whole or absent) before the stores close.
+    await scheduler?.stop();
+    await tasks.idle();
     await closeDatasets();
     await spoolArea.remove();
     auditLog.close();

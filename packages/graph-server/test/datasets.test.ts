@@ -50,9 +50,11 @@ function caller(base: string) {
 }
 
 const SELECT = 'SELECT ?s ?o WHERE { ?s <http://example.org/p> ?o } ORDER BY ?s ?o';
+/** Every graph, the default one included. */
+const ALL_GRAPHS = 'SELECT ?s ?o WHERE { { ?s <http://example.org/p> ?o } UNION { GRAPH ?g { ?s <http://example.org/p> ?o } } } ORDER BY ?s ?o';
 
-async function rows(call: ReturnType<typeof caller>, dataset: string, who: string): Promise<string[]> {
-  const r = await call(`/${dataset}/query?query=${encodeURIComponent(SELECT)}`, who, { headers: { accept: 'application/sparql-results+json' } });
+async function rows(call: ReturnType<typeof caller>, dataset: string, who: string, query = SELECT): Promise<string[]> {
+  const r = await call(`/${dataset}/query?query=${encodeURIComponent(query)}`, who, { headers: { accept: 'application/sparql-results+json' } });
   expect(r.status, `${who} on /${dataset}`).toBe(200);
   const body = (await r.json()) as { results: { bindings: { s: { value: string }; o: { value: string } }[] } };
   return body.results.bindings.map((b) => `${b.s.value.replace('http://example.org/', '')} ${b.o.value}`);
@@ -219,6 +221,54 @@ describe('datasets added over the API', () => {
     mkdirSync(dataDir, { recursive: true });
     writeFileSync(path.join(dataDir, 'datasets.json'), '{"format": "ianode datasets 1", "datasets": [');
     await expect(createGraphServer({ security, server: { dataDir } }, { logger: false })).rejects.toThrow(/datasets\.json is damaged/);
+  });
+});
+
+describe('online backup, and restore into a new dataset', () => {
+  it('a backup restores over the API to a dataset with every quad and label: the same views for three users', async () => {
+    const backupDir = path.join(dir, 'backups');
+    const server = await createGraphServer({ security, dataset: { name: 'src', defaultLabel: 'team=red' }, server: { dataDir: path.join(dir, 'restored') }, backup: { dir: backupDir } }, { logger: false, jwksCooldownMs: 0 });
+    const call = caller(await server.listen({ port: 0 }));
+    try {
+      const data = `PREFIX authz: <http://telicent.io/security#>
+<http://example.org/a> <http://example.org/p> "a-default" .
+<http://example.org/b> <http://example.org/p> "b-blue" .
+GRAPH <http://example.org/g> { <http://example.org/c> <http://example.org/p> "c-both" . }
+GRAPH authz:labels {
+  [ authz:pattern '<http://example.org/b> <http://example.org/p> "b-blue"' ; authz:label "team=blue" ] .
+  [ authz:pattern '<http://example.org/g> <http://example.org/c> <http://example.org/p> "c-both"' ; authz:label "team=red | team=blue" ] .
+}`;
+      const up = await call('/src/upload', 'admin', { method: 'POST', headers: { 'content-type': 'application/trig' }, body: data });
+      expect(up.status, await up.clone().text()).toBe(200);
+      const waitTask = async (location: string) => {
+        for (;;) {
+          const task = (await (await call(location, 'admin')).json()) as { state: string; result?: { file?: string }; error?: unknown };
+          if (task.state !== 'running') return task;
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+      };
+      // Not for non-administrators, whatever they ask.
+      expect((await call('/$/backup/src', 'alice', { method: 'POST' })).status).toBe(403);
+      expect((await call('/$/datasets', 'alice', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":"x","restore":"src_x.trig.gz"}' })).status).toBe(403);
+      const backup = await call('/$/backup/src', 'admin', { method: 'POST' });
+      expect(backup.status).toBe(202);
+      const done = await waitTask(backup.headers.get('location')!);
+      expect(done.state, JSON.stringify(done)).toBe('succeeded');
+      const file = done.result!.file!;
+      const restore = await call('/$/datasets', 'admin', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'copy', restore: file, defaultLabel: 'team=red' }) });
+      expect(restore.status, await restore.clone().text()).toBe(202);
+      const restored = await waitTask(restore.headers.get('location')!);
+      expect(restored.state, JSON.stringify(restored)).toBe('succeeded');
+      for (const who of ['alice', 'bob', 'admin']) expect(await rows(call, 'copy', who, ALL_GRAPHS), who).toEqual(await rows(call, 'src', who, ALL_GRAPHS));
+      expect(await rows(call, 'copy', 'bob', ALL_GRAPHS)).toEqual(['b b-blue', 'c c-both']);
+      expect(await rows(call, 'copy', 'alice', ALL_GRAPHS)).toEqual(['a a-default', 'c c-both']);
+      // A file that is not a backup of the folder: refused, nothing added.
+      const bad = await call('/$/datasets', 'admin', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'nope', restore: '../etc/passwd' }) });
+      expect(bad.status).toBe(400);
+      expect(server.datasets.has('nope')).toBe(false);
+    } finally {
+      await server.close();
+    }
   });
 });
 

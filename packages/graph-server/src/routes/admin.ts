@@ -11,7 +11,14 @@
  * Every call is recorded in the audit log. Nothing here reads a store's data: no figure depends on
  * quads (quad counts are the labels administration's, over the administrator's own view).
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { createReadStream, existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { pipeline } from 'node:stream';
+import { createGunzip } from 'node:zlib';
+import { openStore } from '@ianode/store';
+import { parseBackupFileName, type ResolvedBackupConfig } from '../backup.js';
+import { storeTuning } from '../config.js';
+import type { Tasks } from '../tasks.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { DatasetConfig, DatasetConfigInput, GraphServerConfig } from '../config.js';
 import { resolveDatasetConfig } from '../config.js';
@@ -37,6 +44,10 @@ export interface AdminContext {
   /** How long a removed dataset's requests in flight may finish before they are cut. */
   graceMs: number;
   timers: Timers;
+  /** Long operations (a restore into a new dataset is one). */
+  tasks: Tasks;
+  /** `backup:` of the configuration: where `restore` files are read from. */
+  backup: ResolvedBackupConfig | undefined;
 }
 
 const VERSION = (() => {
@@ -49,7 +60,7 @@ const VERSION = (() => {
 
 /** Settings `POST /$/datasets` takes (the rest of a dataset's configuration is the file's business:
  * a folder path, for one, is never taken from a request). */
-const SETTINGS = ['defaultLabel', 'permissions', 'labels', 'limits', 'graphql', 'checkpointBytes', 'checkpointIntervalMs', 'compactDeletedFraction', 'compactMinDeleted'] as const;
+const SETTINGS = ['restore', 'defaultLabel', 'permissions', 'labels', 'limits', 'graphql', 'checkpointBytes', 'checkpointIntervalMs', 'compactDeletedFraction', 'compactMinDeleted'] as const;
 
 export function registerAdmin(parent: FastifyInstance, ctx: AdminContext): void {
   const startedAt = ctx.now();
@@ -117,6 +128,13 @@ function registerAdminRoutes(app: FastifyInstance, ctx: AdminContext, startedAt:
       if (persistent && existsSync(config.storage!) && readdirSync(config.storage!).length > 0 && (settings as { existing?: unknown }).existing !== true) {
         throw new GraphServerError('CONFLICT', `the folder of dataset /${name} holds data already (a dataset of that name was removed earlier): add it with "existing": true to open that data again, or move the folder away`);
       }
+      const { existing: _existing, restore, ...kept } = settings as DatasetConfigInput & { existing?: unknown; restore?: unknown };
+      if (restore !== undefined) {
+        if (_existing === true) throw new GraphServerError('BAD_REQUEST', 'restore goes into a new, empty dataset: leave out "existing"');
+        const task = startRestore(ctx, busy, config, restore, { name, persistent, kept, request });
+        auditRequest(request, 'admin', 'datasets-restore', { outcome: 'started', target: name, persistent, file: task.file, task: task.id });
+        return reply.code(202).header('location', `/$/tasks/${task.id}`).send({ taskId: task.id, requestId: request.id, dataset: name, file: task.file });
+      }
       busy.add(name);
       let opened: Dataset;
       try {
@@ -124,7 +142,6 @@ function registerAdminRoutes(app: FastifyInstance, ctx: AdminContext, startedAt:
       } finally {
         busy.delete(name);
       }
-      const { existing: _existing, ...kept } = settings as DatasetConfigInput & { existing?: unknown };
       try {
         await ctx.registry.add({ name, persistent, config: kept, added: new Date(ctx.now()).toISOString() });
       } catch (error) {
@@ -241,4 +258,69 @@ async function drain(dataset: Dataset, graceMs: number, timers: Timers): Promise
     waited += step;
   }
   if (dataset.inFlight > 0) dataset.endGrace();
+}
+
+/**
+ * `POST /$/datasets` with `"restore": FILE`: a task that loads a backup of `backup.dir` (its file
+ * name as `GET /$/backups` lists it) into the new dataset's empty store, and adds the dataset once
+ * the whole file is in (all or nothing: a failure leaves no dataset and no folder). Until then the
+ * name is taken (409) and its routes answer 404.
+ */
+function startRestore(
+  ctx: AdminContext,
+  busy: Set<string>,
+  config: DatasetConfig,
+  restore: unknown,
+  what: { name: string; persistent: boolean; kept: DatasetConfigInput; request: FastifyRequest },
+): { id: string; file: string } {
+  if (ctx.backup === undefined) throw new GraphServerError('NOT_CONFIGURED', 'restore: backups are off (no backup.dir in the configuration); restore a file offline with ianode restore FILE --to DIR');
+  if (typeof restore !== 'string' || restore !== path.basename(restore) || parseBackupFileName(restore) === undefined) {
+    throw new GraphServerError('BAD_REQUEST', `restore must be the name of a backup file as GET /$/backups lists it (e.g. ds_2026-11-26_09-56-01-123Z.trig.gz), got ${JSON.stringify(restore).slice(0, 80)}`);
+  }
+  const file = path.join(ctx.backup.dir, restore);
+  if (!existsSync(file) || !statSync(file).isFile()) throw new GraphServerError('NOT_FOUND', `no backup ${restore} in the backup folder`);
+  const { name, persistent, kept, request } = what;
+  const folder = config.storage;
+  const existed = folder !== undefined && existsSync(folder);
+  busy.add(name);
+  const task = ctx.tasks.start('restore', name, async (progress) => {
+    const total = statSync(file).size;
+    let read = 0;
+    const store = await openStore({ dir: folder, defaultLabel: config.defaultLabel, lockPurpose: 'graph server (restore)', ...storeTuning(config) });
+    let opened: Dataset | undefined;
+    try {
+      async function* counted(): AsyncGenerator<Buffer> {
+        for await (const chunk of createReadStream(file)) {
+          read += (chunk as Buffer).length;
+          progress(read, total);
+          yield chunk as Buffer;
+        }
+      }
+      let input: AsyncIterable<Uint8Array> = counted();
+      if (file.endsWith('.gz')) {
+        const gunzip = createGunzip();
+        pipeline(counted(), gunzip, () => undefined);
+        input = gunzip;
+      }
+      const result = await store.load(input, { format: 'application/trig' });
+      await store.checkpoint();
+      opened = await ctx.open(config, { store, own: true });
+      await ctx.registry.add({ name, persistent, config: kept, added: new Date(ctx.now()).toISOString() });
+      ctx.datasets.set(name, opened);
+      request.log.info({ dataset: name, file: restore, quads: result.quads }, 'dataset restored');
+      return { dataset: name, file: restore, quads: result.quads, labels: result.labels, txId: store.stats().txId };
+    } catch (error) {
+      if (opened !== undefined) await opened.close().catch(() => undefined);
+      else await store.close().catch(() => undefined);
+      // All or nothing: the folder goes back to absent (or empty).
+      if (folder !== undefined) {
+        if (existed) for (const entry of readdirSync(folder)) rmSync(path.join(folder, entry), { recursive: true, force: true });
+        else rmSync(folder, { recursive: true, force: true });
+      }
+      throw error;
+    } finally {
+      busy.delete(name);
+    }
+  });
+  return { id: task.id, file: restore };
 }
