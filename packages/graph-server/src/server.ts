@@ -14,6 +14,7 @@ import type { RouteContext } from './routes/context.js';
 import { registerGraphql } from './routes/graphql.js';
 import { registerGraphStore } from './routes/gsp.js';
 import { registerHealth } from './routes/health.js';
+import { consoleOptions, isConsoleRoute, registerConsole } from './routes/console.js';
 import { registerLabelsAndShacl } from './routes/labels-shacl.js';
 import { registerLabelAdmin } from './routes/labels-admin.js';
 import { closeAfterReply } from './routes/respond.js';
@@ -165,7 +166,7 @@ export async function createGraphServer(input: GraphServerConfigInput | GraphSer
   const isDatasetRoute = (url: string) => url === ds || url.startsWith(`${ds}/`) || url.startsWith(`${ds}?`);
   // Fail closed: a request the router sent to any route but the health ones is authenticated,
   // whatever its raw URL looks like (the router decodes `/%64s/query` to `/ds/query`).
-  const needsCaller = (url: string, route: string | undefined) => isDatasetRoute(url) || (route !== undefined && !route.startsWith('/$/'));
+  const needsCaller = (url: string, route: string | undefined) => isDatasetRoute(url) || (route !== undefined && !route.startsWith('/$/') && !isConsoleRoute(route));
 
   app.addHook('onRequest', async (request) => {
     if (!needsCaller(request.url, request.routeOptions.url)) return;
@@ -316,6 +317,7 @@ export async function createGraphServer(input: GraphServerConfigInput | GraphSer
     if (stopping) closeAfterReply(reply);
   });
   registerHealth(app, ctx);
+  registerConsole(app, consoleOptions(config));
   registerSparql(app, ctx);
   registerUpload(app, ctx);
   registerPatch(app, ctx);
