@@ -49,6 +49,9 @@ export function sparqlCompletions(context: CompletionContext): CompletionResult 
   }
   const word = context.matchBefore(/[A-Za-z_][\w-]*:?/);
   if (word === null || (word.from === word.to && !context.explicit)) return null;
+  // A variable (?name, $name) is the user's own word: nothing to complete.
+  const before1 = word.from > 0 ? context.state.sliceDoc(word.from - 1, word.from) : '';
+  if (before1 === '?' || before1 === '$') return null;
   const declared = declaredPrefixes(context.state.doc.toString());
   return {
     from: word.from,
