@@ -281,8 +281,11 @@ if (!haveChromium && !inCi) {
       await user.waitForSelector('.graphiql-container');
       await user.waitForSelector('.graphiql-execute-button');
       await user.click('.graphiql-execute-button');
-      await user.waitForFunction(() => (document.querySelector('.graphiql-response')?.textContent ?? '').includes('0400 111 333'), undefined, { timeout: 30_000 });
-      await shot(user, '10-graphql-user');
+      try {
+        await user.waitForFunction(() => (document.querySelector('.graphiql-response')?.textContent ?? '').replace(/\u00a0/g, ' ').includes('0400 111 333'), undefined, { timeout: 30_000 });
+      } finally {
+        await shot(user, '10-graphql-user');
+      }
       await user.close();
     });
 

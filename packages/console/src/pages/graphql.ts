@@ -11,23 +11,9 @@ import { createRoot } from 'react-dom/client';
 import { currentSession } from '../auth.js';
 import type { PageRender } from '../context.js';
 import { h } from '../dom.js';
+import { userStorage } from '../storage.js';
 
 const DEFAULT_QUERY = '# Ctrl-Space completes; the Docs button shows the schema.\n{\n  node(uri: "http://example/person4321") {\n    id\n    properties { predicate value }\n  }\n}\n';
-
-/** GraphiQL's tabs and history kept per user: `base` with every key under `prefix`. */
-export function userStorage(base: Storage, prefix: string): Storage {
-  const keys = () => Array.from({ length: base.length }, (_, i) => base.key(i)).filter((k): k is string => k !== null && k.startsWith(prefix));
-  return {
-    getItem: (key) => base.getItem(prefix + key),
-    setItem: (key, value) => base.setItem(prefix + key, value),
-    removeItem: (key) => base.removeItem(prefix + key),
-    clear: () => keys().forEach((k) => base.removeItem(k)),
-    key: (index) => keys()[index]?.slice(prefix.length) ?? null,
-    get length() {
-      return keys().length;
-    },
-  };
-}
 
 export const renderGraphql: PageRender = (root, ctx) => {
   const url = `/${ctx.config.dataset}/graphql`;
