@@ -20,7 +20,6 @@ export const renderSparql: PageRender = (root, ctx) => {
   const status = h('p', { role: 'status', id: 'query-status' });
   const output = h('div', { id: 'results' });
   const historyList = h('ol', { id: 'history', class: 'history' });
-  let editor: EditorView;
   let busy = false;
 
   const showHistory = () => {
@@ -82,7 +81,7 @@ export const renderSparql: PageRender = (root, ctx) => {
     ),
   );
   const last = history.list()[0]?.query;
-  editor = createSparqlEditor(editorHost, last ?? DEFAULT_QUERY, () => void run());
+  const editor: EditorView = createSparqlEditor(editorHost, last ?? DEFAULT_QUERY, () => void run());
   runButton.addEventListener('click', () => void run());
   showHistory();
   return () => editor.destroy();
