@@ -289,13 +289,20 @@ if (!haveChromium && !inCi) {
       await user.close();
     });
 
-    it('signs out through the IdP and back to a signed-out console', async () => {
+    it('signs out through the IdP and back to a signed-out console; the old token stops working', async () => {
       const user = await signedIn(USER);
-      await Promise.all([user.waitForURL((url) => url.port === String(node.ports.graph) && url.pathname === '/', { timeout: 20_000 }), user.click('#sign-out')]);
+      const token = await user.evaluate(() => (JSON.parse(sessionStorage.getItem('ianode.console.session') ?? '{}') as { idToken: string }).idToken);
+      const ask = () => fetch(`${base}/ds/query?query=${encodeURIComponent('ASK {}')}`, { headers: { authorization: `Bearer ${token}`, accept: 'application/sparql-results+json' } });
+      expect((await ask()).status).toBe(200);
+      await Promise.all([user.waitForURL((url) => url.port === String(node.ports.idp), { timeout: 20_000 }), user.click('#sign-out')]);
+      await user.waitForURL((url) => url.port === String(node.ports.graph), { timeout: 20_000 });
       await user.waitForSelector('#sign-in');
       expect(await user.evaluate(() => sessionStorage.getItem('ianode.console.session'))).toBeNull();
+      // The refresh token was revoked at the IdP: its revocation list reaches the graph server
+      // within the poll interval (revocationPollMs, 10 s in config/graph-secure.yaml).
+      await expect.poll(async () => (await ask()).status, { timeout: 45_000, interval: 1_000 }).toBe(401);
       await user.close();
-    });
+    }, 90_000);
 
     it('the browser reported no CSP violation and no page error', () => {
       expect(problems).toEqual([]);
