@@ -247,7 +247,7 @@ if (!haveChromium && !inCi) {
       await user.close();
     });
 
-    it('the administrator sees the label list and a label\'s quads; the ordinary user cannot reach either, page or API', async () => {
+    it('the administrator sees the label list, a label\'s quads and the directory; the ordinary user cannot reach them, page or API', async () => {
       const admin = await signedIn(ADMIN);
       await admin.goto(`${base}/#/admin`);
       await admin.waitForSelector('#label-stats');
@@ -256,6 +256,11 @@ if (!haveChromium && !inCi) {
       await admin.click('#label-stats tbody tr:has(td.label:text-is("employee")) button');
       await admin.waitForSelector('#label-quads table');
       expect(await admin.textContent('#label-quads')).toContain('9876');
+      // The access service's directory, read-only.
+      await admin.waitForSelector('#directory-users, #directory-error');
+      expect(await admin.$('#directory-error')).toBeNull();
+      expect(await admin.textContent('#directory-users')).toContain(USER);
+      expect(await admin.textContent('#directory-hierarchies')).toContain('O < OS < S < TS');
       await shot(admin, '08-admin-labels');
 
       const user = await signedIn(USER);
@@ -271,6 +276,11 @@ if (!haveChromium && !inCi) {
         return Promise.all(['/ds/labels/stats', '/ds/labels/quads?label=employee'].map(async (p) => (await fetch(p, { headers })).status));
       });
       expect(statuses).toEqual([403, 403]);
+      const directory = await user.evaluate(async (access) => {
+        const session = JSON.parse(sessionStorage.getItem('ianode.console.session') ?? '{}') as { idToken?: string };
+        return (await fetch(`${access}/users`, { headers: { authorization: `Bearer ${session.idToken}` } })).status;
+      }, `http://127.0.0.1:${node.ports.access}`);
+      expect(directory).toBe(403);
       await admin.close();
       await user.close();
     });
