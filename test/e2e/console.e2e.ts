@@ -299,6 +299,33 @@ if (!haveChromium && !inCi) {
       await user.close();
     });
 
+    it('an expired ID token is renewed with the refresh token; a session that cannot be renewed is signed out', async () => {
+      const user = await signedIn(USER);
+      const read = () => user.evaluate(() => JSON.parse(sessionStorage.getItem('ianode.console.session') ?? 'null') as { idToken: string; expiresAt: number; refreshToken?: string } | null);
+      const before = (await read())!;
+      expect(before.refreshToken).toBeTruthy();
+      // The page's clock is the browser's: mark the token as expired two minutes ago.
+      await user.evaluate(() => {
+        const s = JSON.parse(sessionStorage.getItem('ianode.console.session')!) as { expiresAt: number };
+        sessionStorage.setItem('ianode.console.session', JSON.stringify({ ...s, expiresAt: Math.floor(Date.now() / 1000) - 120 }));
+      });
+      await runQuery(user, 'ASK { ?s ?p ?o }');
+      expect(await user.textContent('#ask-answer')).toBe('true');
+      const after = (await read())!;
+      expect(after.idToken).not.toBe(before.idToken);
+      expect(after.expiresAt).toBeGreaterThanOrEqual(before.expiresAt);
+
+      // A refresh token the IdP does not know: the session is dropped, the page asks to sign in.
+      await user.evaluate(() => {
+        const s = JSON.parse(sessionStorage.getItem('ianode.console.session')!) as { expiresAt: number };
+        sessionStorage.setItem('ianode.console.session', JSON.stringify({ ...s, refreshToken: 'not-a-refresh-token', expiresAt: Math.floor(Date.now() / 1000) - 120 }));
+      });
+      await user.reload();
+      await user.waitForSelector('#signed-out');
+      expect(await read()).toBeNull();
+      await user.close();
+    });
+
     it('signs out through the IdP and back to a signed-out console; the old token stops working', async () => {
       const user = await signedIn(USER);
       const token = await user.evaluate(() => (JSON.parse(sessionStorage.getItem('ianode.console.session') ?? '{}') as { idToken: string }).idToken);

@@ -1,5 +1,19 @@
 /** Calls to the graph server (same origin) and the access service, with the session's ID token. */
-import { currentSession } from './auth.js';
+import { freshSession } from './auth.js';
+import type { ConsoleConfig } from './config.js';
+
+let config: ConsoleConfig | undefined;
+
+/** Set once at start: calls renew an expired session through this configuration's IdP. */
+export function useConfig(value: ConsoleConfig): void {
+  config = value;
+}
+
+/** The bearer of the session (renewed when expired), or undefined (open mode, signed out). */
+export async function bearer(): Promise<string | undefined> {
+  if (config === undefined || config.mode === 'open') return undefined;
+  return (await freshSession(config))?.idToken;
+}
 
 /** A refused or failed call: the status and the server's `{ code, message }` when it sent one. */
 export class ApiError extends Error {
@@ -16,8 +30,8 @@ export class ApiError extends Error {
 /** `fetch` with `Authorization: Bearer <ID token>` (none in open mode or when signed out). */
 export async function call(url: string, init: RequestInit = {}): Promise<Response> {
   const headers = new Headers(init.headers);
-  const session = currentSession();
-  if (session !== undefined) headers.set('authorization', `Bearer ${session.idToken}`);
+  const token = await bearer();
+  if (token !== undefined) headers.set('authorization', `Bearer ${token}`);
   const response = await fetch(url, { ...init, headers, credentials: 'omit' });
   if (response.ok) return response;
   let code = `HTTP_${response.status}`;

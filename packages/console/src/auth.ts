@@ -54,19 +54,56 @@ async function server(config: ConsoleConfig): Promise<oauth.AuthorizationServer>
   }
 }
 
-export function currentSession(now = Date.now()): Session | undefined {
+/** The stored session, expired or not. */
+function storedSession(): Session | undefined {
   const raw = sessionStorage.getItem(SESSION_KEY);
   if (raw === null) return undefined;
   try {
     const session = JSON.parse(raw) as Session;
-    if (typeof session.idToken !== 'string' || typeof session.expiresAt !== 'number') return undefined;
-    // Expired (with a minute's margin): signed out.
-    if (session.expiresAt * 1000 - 60_000 < now) {
-      sessionStorage.removeItem(SESSION_KEY);
-      return undefined;
-    }
-    return session;
+    if (typeof session.idToken === 'string' && typeof session.expiresAt === 'number' && typeof session.sub === 'string') return session;
   } catch {
+    // not a session: dropped below
+  }
+  sessionStorage.removeItem(SESSION_KEY);
+  return undefined;
+}
+
+/** Expired, with a minute's margin (a request must not reach the server with a dying token). */
+function expired(session: Session, now: number): boolean {
+  return session.expiresAt * 1000 - 60_000 < now;
+}
+
+let refreshing: Promise<Session | undefined> | undefined;
+
+/**
+ * The session with a good ID token: an expired one is renewed with the refresh token (the IdP's
+ * `refresh_token` grant, oauth4webapi checking the new ID token is the same user's); when that
+ * fails (revoked, expired, the IdP unreachable) the session is dropped and the user signs in again.
+ */
+export async function freshSession(config: ConsoleConfig, now = Date.now()): Promise<Session | undefined> {
+  const session = storedSession();
+  if (session === undefined || !expired(session, now)) return session;
+  if (session.refreshToken === undefined) {
+    sessionStorage.removeItem(SESSION_KEY);
+    return undefined;
+  }
+  refreshing ??= renew(config, session).finally(() => (refreshing = undefined));
+  return refreshing;
+}
+
+async function renew(config: ConsoleConfig, session: Session): Promise<Session | undefined> {
+  try {
+    const as = await server(config);
+    const client: oauth.Client = { client_id: config.clientId };
+    const response = await oauth.refreshTokenGrantRequest(as, client, oauth.None(), session.refreshToken!, requestOptions(new URL(config.issuer)));
+    const tokens = await oauth.processRefreshTokenResponse(as, client, response);
+    const claims = oauth.getValidatedIdTokenClaims(tokens);
+    if (tokens.id_token === undefined || claims === undefined || claims.sub !== session.sub) throw new Error('the IdP sent no ID token of this user');
+    const renewed: Session = { ...session, idToken: tokens.id_token, refreshToken: tokens.refresh_token ?? session.refreshToken, expiresAt: claims.exp };
+    sessionStorage.setItem(SESSION_KEY, JSON.stringify(renewed));
+    return renewed;
+  } catch (error) {
+    console.warn('the session could not be renewed; sign in again', error);
     sessionStorage.removeItem(SESSION_KEY);
     return undefined;
   }
@@ -128,7 +165,7 @@ export async function completeSignIn(config: ConsoleConfig): Promise<string | un
  * browser goes through the IdP's end-session endpoint back to the console.
  */
 export async function signOut(config: ConsoleConfig): Promise<void> {
-  const session = currentSession();
+  const session = storedSession();
   sessionStorage.removeItem(SESSION_KEY);
   let as: oauth.AuthorizationServer | undefined;
   try {

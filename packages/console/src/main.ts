@@ -3,7 +3,8 @@
  * its pages. Loads /console/config.json, completes a sign-in that returns here, then shows the page.
  */
 import './style.css';
-import { completeSignIn, currentSession, signIn, signOut } from './auth.js';
+import { useConfig } from './api.js';
+import { completeSignIn, freshSession, signIn, signOut } from './auth.js';
 import { loadConfig, type ConsoleConfig } from './config.js';
 import type { PageContext, PageRender } from './context.js';
 import { h } from './dom.js';
@@ -35,7 +36,7 @@ function routeOf(hash: string): string {
 async function show(config: ConsoleConfig): Promise<void> {
   cleanup?.();
   cleanup = undefined;
-  const session = currentSession();
+  const session = config.mode === 'secure' ? await freshSession(config) : undefined;
   const route = routeOf(window.location.hash);
   const pages = PAGES.filter((p) => p.when?.(config) ?? true);
   nav.replaceChildren(...pages.map((p) => h('a', { href: `#/${p.route}`, 'aria-current': p.route === route ? 'page' : undefined, 'data-route': p.route }, p.title)));
@@ -73,6 +74,7 @@ function fail(error: unknown): void {
 
 async function start(): Promise<void> {
   const config = await loadConfig();
+  useConfig(config);
   if (config.mode === 'secure') {
     const back = await completeSignIn(config);
     if (back !== undefined) window.history.replaceState(null, '', `${window.location.pathname}${back}`);

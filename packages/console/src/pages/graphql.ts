@@ -8,7 +8,7 @@ import 'graphiql/setup-workers/vite';
 import 'graphiql/style.css';
 import { createElement } from 'react';
 import { createRoot } from 'react-dom/client';
-import { currentSession } from '../auth.js';
+import { bearer } from '../api.js';
 import type { PageRender } from '../context.js';
 import { h } from '../dom.js';
 import { userStorage } from '../storage.js';
@@ -19,8 +19,8 @@ export const renderGraphql: PageRender = (root, ctx) => {
   const url = `/${ctx.config.dataset}/graphql`;
   const fetcher = async (params: unknown) => {
     const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/graphql-response+json, application/json' };
-    const session = currentSession();
-    if (session !== undefined) headers.authorization = `Bearer ${session.idToken}`;
+    const token = await bearer();
+    if (token !== undefined) headers.authorization = `Bearer ${token}`;
     const response = await fetch(url, { method: 'POST', headers, body: JSON.stringify(params), credentials: 'omit' });
     const text = await response.text();
     try {
