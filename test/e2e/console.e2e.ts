@@ -203,6 +203,8 @@ if (!haveChromium && !inCi) {
       const turtle = await user.textContent('#turtle');
       expect(turtle).toContain('0400 111 333');
       expect(turtle).not.toContain('KESTREL');
+      // …and as a small picture: nodes, and arrows labelled by the predicates.
+      expect(await user.$$eval('#graph-picture svg text', (texts) => texts.map((t) => t.textContent))).toEqual(expect.arrayContaining(['person4321', 'phone', '0400 111 333', 'budget']));
       await shot(user, '05-construct-user');
       await admin.close();
       await user.close();

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../src/config.js';
+import { layoutGraph, MAX_TRIPLES, parseTurtle, shortName } from '../src/graph.js';
 import { MAX_HISTORY, QueryHistory } from '../src/history.js';
 import { checkLabel } from '../src/label.js';
 import { pageOf, parseResults, showTerm, toCsv } from '../src/results.js';
@@ -159,5 +160,54 @@ describe('the config document', () => {
     expect(() => parseConfig({ ...good, mode: 'other' })).toThrow(/mode must be/);
     expect(() => parseConfig({ ...good, graphql: 'yes' })).toThrow('graphql must be true or false');
     expect(() => parseConfig([])).toThrow(/not a JSON object/);
+  });
+});
+
+describe('the picture of a CONSTRUCT result', () => {
+  const turtle = `@prefix : <http://example/> .
+:a :knows :b ; :name "A" ; :age 3 .
+:b :knows :a ; :name "A" .
+_:x :about :a .`;
+
+  it('one node per IRI or blank node, one per literal, one edge per triple, all inside the box', () => {
+    const picture = layoutGraph(parseTurtle(turtle), 900, 420);
+    expect(picture.triples).toBe(6);
+    expect(picture.cut).toBe(false);
+    expect(picture.edges).toHaveLength(6);
+    const kinds = picture.nodes.map((n) => n.kind);
+    expect(kinds.filter((k) => k === 'iri')).toHaveLength(2);
+    expect(kinds.filter((k) => k === 'bnode')).toHaveLength(1);
+    expect(kinds.filter((k) => k === 'literal')).toHaveLength(3); // the two "A" are two facts
+    expect(picture.edges.map((e) => e.label).sort()).toEqual(['about', 'age', 'knows', 'knows', 'name', 'name']);
+    for (const n of picture.nodes) {
+      expect(n.x).toBeGreaterThanOrEqual(60);
+      expect(n.x).toBeLessThanOrEqual(840);
+      expect(n.y).toBeGreaterThanOrEqual(20);
+      expect(n.y).toBeLessThanOrEqual(400);
+    }
+    // Deterministic, and the nodes do not all sit on one spot.
+    // (Only places and edges: N3.js names blank nodes afresh at each parse.)
+    const again = layoutGraph(parseTurtle(turtle), 900, 420);
+    expect(again.nodes.map((n) => [n.x, n.y])).toEqual(picture.nodes.map((n) => [n.x, n.y]));
+    expect(again.edges).toEqual(picture.edges);
+    expect(new Set(picture.nodes.map((n) => `${Math.round(n.x)},${Math.round(n.y)}`)).size).toBe(picture.nodes.length);
+  });
+
+  it('draws at most MAX_TRIPLES, and says so', () => {
+    const many = Array.from({ length: MAX_TRIPLES + 5 }, (_, i) => `<http://ex/s${i}> <http://ex/p> "${i}" .`).join('\n');
+    const picture = layoutGraph(parseTurtle(many));
+    expect(picture).toMatchObject({ triples: MAX_TRIPLES + 5, cut: true });
+    expect(picture.edges).toHaveLength(MAX_TRIPLES);
+  });
+
+  it('names IRIs by their last segment', () => {
+    expect(shortName('http://example/person4321')).toBe('person4321');
+    expect(shortName('http://www.w3.org/2000/01/rdf-schema#label')).toBe('label');
+    expect(shortName('urn:isbn:123')).toBe('123');
+    expect(shortName('http://example/dir/')).toBe('dir');
+  });
+
+  it('a Turtle syntax error is an error (the page shows the Turtle without a picture)', () => {
+    expect(() => parseTurtle('<http://ex/a> <http://ex/b> .')).toThrow();
   });
 });

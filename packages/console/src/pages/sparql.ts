@@ -7,6 +7,7 @@ import { call, describeError } from '../api.js';
 import type { PageRender } from '../context.js';
 import { download, h } from '../dom.js';
 import { createSparqlEditor } from '../editor.js';
+import { drawGraph, layoutGraph, MAX_TRIPLES, parseTurtle } from '../graph.js';
 import { QueryHistory } from '../history.js';
 import { pageOf, parseResults, showTerm, toCsv, type Results } from '../results.js';
 
@@ -116,8 +117,19 @@ function showTable(output: HTMLElement, results: Results, json: string): void {
 }
 
 function showTurtle(output: HTMLElement, turtle: string): void {
+  let picture: Node;
+  try {
+    const graph = layoutGraph(parseTurtle(turtle));
+    picture = graph.triples === 0
+      ? h('p', { class: 'hint' }, 'No triples.')
+      : h('figure', { id: 'graph-picture', class: 'graph' }, drawGraph(graph),
+          h('figcaption', { class: 'hint' }, graph.cut ? `The first ${MAX_TRIPLES} of ${graph.triples} triples.` : `${graph.triples} triple${graph.triples === 1 ? '' : 's'}.`));
+  } catch (error) {
+    picture = h('p', { class: 'hint' }, `No picture: ${error instanceof Error ? error.message : String(error)}`);
+  }
   output.replaceChildren(
     h('div', { class: 'actions' }, h('button', { type: 'button', id: 'download-turtle', onclick: () => download('results.ttl', 'text/turtle', turtle) }, 'Download Turtle')),
+    picture,
     h('pre', { class: 'turtle', id: 'turtle' }, turtle === '' ? '(no triples)' : turtle),
   );
 }
