@@ -92,7 +92,7 @@ export function layoutGraph(quads: Quad[], width = 900, height = 420): GraphPict
     nodes.forEach((node, i) => {
       const limit = 20 * cool + 0.5;
       node.x = Math.min(width - 60, Math.max(60, node.x + Math.max(-limit, Math.min(limit, dx[i]!))));
-      node.y = Math.min(height - 20, Math.max(20, node.y + Math.max(-limit, Math.min(limit, dy[i]!))));
+      node.y = Math.min(height - 34, Math.max(20, node.y + Math.max(-limit, Math.min(limit, dy[i]!))));
     });
   }
   return { nodes, edges, triples: quads.length, cut: quads.length > drawn.length };
