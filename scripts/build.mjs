@@ -48,7 +48,14 @@ function buildConsole(log) {
     log('ianode: vite is not installed (was dev left out?), so the web console is not built; run `npm install` and `npm run build`');
     return 0;
   }
-  log('ianode: building the web console (vite build in packages/console)…');
+  log('ianode: building the web console (tsc --noEmit and vite build in packages/console)…');
+  // Vite strips types without checking them: the check is tsc's, over the console's own tsconfig (DOM, bundler resolution).
+  const tsc = createRequire(path.join(ROOT, 'package.json')).resolve('typescript/bin/tsc');
+  const checked = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.json', '--noEmit'], { cwd: CONSOLE_DIR, stdio: ['ignore', 'inherit', 'inherit'] });
+  if (checked.status !== 0) {
+    log(`ianode: the web console has type errors (tsc exited ${checked.status ?? checked.signal})`);
+    return checked.status || 1;
+  }
   const result = spawnSync(process.execPath, [vite, 'build', '--logLevel', 'warn'], { cwd: CONSOLE_DIR, stdio: ['ignore', 'inherit', 'inherit'] });
   if (result.status !== 0) log(`ianode: the web console's build failed (vite build exited ${result.status ?? result.signal})`);
   return result.status ?? 1;
