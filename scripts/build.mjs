@@ -68,7 +68,8 @@ function buildConsole(log) {
 export function build({ ifMissing = false, log = (line) => process.stderr.write(`${line}\n`), env = process.env } = {}) {
   if (env.IANODE_SKIP_BUILD === '1') return 0;
   const first = !existsSync(CLI_MAIN);
-  if (ifMissing && !first && existsSync(CONSOLE_INDEX)) return 0;
+  const consoleMissing = existsSync(path.join(CONSOLE_DIR, 'package.json')) && !existsSync(CONSOLE_INDEX);
+  if (ifMissing && !first && !consoleMissing) return 0;
   let tsc;
   try {
     tsc = createRequire(path.join(ROOT, 'package.json')).resolve('typescript/bin/tsc');
