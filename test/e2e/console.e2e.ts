@@ -287,14 +287,22 @@ if (!haveChromium && !inCi) {
       await user.close();
     });
 
-    it('GraphQL: GraphiQL answers as the signed-in user', async () => {
+    it('GraphQL: GraphiQL answers as the signed-in user', { timeout: 90_000 }, async () => {
       const user = await signedIn(USER);
       await user.goto(`${base}/#/graphql`);
       await user.waitForSelector('.graphiql-container');
       await user.waitForSelector('.graphiql-execute-button');
-      await user.click('.graphiql-execute-button');
+      // The editor's text is there once Monaco has loaded; a run asked before GraphiQL is ready
+      // (its workers and schema still loading on a busy machine) is dropped, so ask again.
+      await user.waitForFunction(() => (document.querySelector('.graphiql-query-editor')?.textContent ?? '').includes('person4321'), undefined, { timeout: 30_000 });
+      const answered = () => user.evaluate(() => (document.querySelector('.graphiql-response')?.textContent ?? '').replace(/\u00a0/g, ' ').includes('0400 111 333'));
       try {
-        await user.waitForFunction(() => (document.querySelector('.graphiql-response')?.textContent ?? '').replace(/\u00a0/g, ' ').includes('0400 111 333'), undefined, { timeout: 30_000 });
+        for (let attempt = 0; attempt < 4 && !(await answered()); attempt++) {
+          // Only an idle button (a running query's button is "Stop query": a click would cancel it).
+          await user.click('.graphiql-execute-button[aria-label^="Execute"]', { timeout: 20_000 });
+          await user.waitForFunction(() => (document.querySelector('.graphiql-response')?.textContent ?? '').replace(/\u00a0/g, ' ').includes('0400 111 333'), undefined, { timeout: 10_000 }).catch(() => undefined);
+        }
+        expect(await answered()).toBe(true);
       } finally {
         await shot(user, '10-graphql-user');
       }
