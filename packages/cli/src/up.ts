@@ -153,6 +153,8 @@ export async function up(options: UpOptions, supervisorOptions: SupervisorOption
       env: {
         ...withoutKeys(base, ['IDP_REGION']),
         IDP_CORS_ORIGINS: corsOrigins,
+        // The demo client's callback and sign-out URLs name the web console's port (seed/demo.yaml).
+        GRAPH_PORT: String(options.graphPort),
         IDP_ADMIN_ACCESS_KEY_ID: admin.accessKeyId,
         IDP_ADMIN_SECRET_ACCESS_KEY: admin.secretAccessKey,
         // Users created in the IdP are announced to the access service, whose demo rule activates

@@ -11,6 +11,7 @@ import { resolveConfig, datasetView, type GraphServerConfig, type GraphServerCon
 import { errorReply, GraphServerError } from './errors.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import { registerHealth } from './routes/health.js';
+import { consoleOptions, registerConsole } from './routes/console.js';
 import { registerAdmin } from './routes/admin.js';
 import { createRateLimiter, createSecurity, type Caller, type Security } from './security.js';
 import { realTimers, SpoolArea, type Timers } from './body-reader.js';
@@ -219,6 +220,9 @@ export async function createGraphServer(input: GraphServerConfigInput | GraphSer
     onFailure: (task, error) => app.log.error({ task: task.id, kind: task.kind, dataset: task.dataset, err: error }, 'task failed'),
   });
   registerHealth(app, { datasets: () => [...datasets.values()], security, metrics, auditFailure: () => auditLog.lastError });
+  // The web console (docs/console.md): `/`, `/console/config.json`, `/console/assets/*`, no token
+  // (a static page; every dataset and admin call it makes carries the signed-in user's token).
+  registerConsole(app, consoleOptions(config));
   registerAdmin(app, {
     config,
     datasets,
