@@ -335,6 +335,11 @@ export function resolveConfig(input: GraphServerConfigInput = {}): GraphServerCo
 /** Dataset names are one path segment; these are the server's own first segments. */
 const RESERVED_NAMES = new Set(['$', 'console', 'assets', 'favicon.ico']);
 
+/** A first path segment the server keeps for itself (`/$/…`, the console's). */
+export function isReservedName(segment: string): boolean {
+  return RESERVED_NAMES.has(segment);
+}
+
 /** One dataset of the configuration (or of `POST /$/datasets`), over the defaults; `where` names it in errors. */
 export function resolveDatasetConfig(input: DatasetConfigInput, where = 'dataset'): DatasetConfig {
   if (input === null || typeof input !== 'object' || Array.isArray(input)) throw new TypeError(`${where} must be a mapping`);

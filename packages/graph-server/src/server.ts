@@ -7,7 +7,7 @@
 import { LogController, type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import { createServiceApp, createErrorHandler } from '@ianode/service';
 import type { QuadStore } from '@ianode/store';
-import { resolveConfig, datasetView, type GraphServerConfig, type GraphServerConfigInput } from './config.js';
+import { resolveConfig, datasetView, isReservedName, type GraphServerConfig, type GraphServerConfigInput } from './config.js';
 import { errorReply, GraphServerError } from './errors.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import { registerHealth } from './routes/health.js';
@@ -191,7 +191,7 @@ export async function createGraphServer(input: GraphServerConfigInput | GraphSer
   }));
   app.setNotFoundHandler(async (request) => {
     const name = firstSegment(request.url);
-    if (name !== undefined && name !== '$' && /^[A-Za-z0-9_-]+$/.test(name)) {
+    if (name !== undefined && !isReservedName(name) && /^[A-Za-z0-9_-]+$/.test(name)) {
       throw new GraphServerError('NOT_FOUND', `no dataset /${name} on this server${datasets.size > 0 ? '' : ' (it has none)'}`);
     }
     throw new GraphServerError('NOT_FOUND', `no endpoint ${request.method} ${request.url.split('?')[0]}`);

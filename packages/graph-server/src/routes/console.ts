@@ -161,8 +161,11 @@ export function registerConsole(app: FastifyInstance, options: ConsoleOptions = 
       immutable: true,
       maxAge: '365d',
       decorateReply: false,
-      setHeaders: (reply) => {
-        reply.header('content-security-policy', csp).header('x-content-type-options', 'nosniff').header('referrer-policy', 'no-referrer');
+      // @fastify/static 9 (the line whose dependencies support Node 20) passes the raw response.
+      setHeaders: (response) => {
+        response.setHeader('content-security-policy', csp);
+        response.setHeader('x-content-type-options', 'nosniff');
+        response.setHeader('referrer-policy', 'no-referrer');
       },
     });
   });
