@@ -10,11 +10,13 @@
  *   store verify DIR | store recover DIR --to NEW_DIR   check / rescue a store folder (store.ts)
  *   load DIR FILE… | dump | restore | compact | query DIR … --as | update DIR … --as   offline tools (offline.ts)
  *   kafka send FILE | kafka status   produce a message / show offsets for Kafka ingestion (kafka.ts)
+ *   labels stats|quads|relabel   label administration over the graph server's API (labels.ts)
  */
 import { spawn } from 'node:child_process';
 import { runCli, type Actions } from './cli.js';
 import { load, query, token } from './commands.js';
 import { kafkaSend, kafkaStatus } from './kafka.js';
+import { labelsQuads, labelsRelabel, labelsStats } from './labels.js';
 import { offlineActions } from './offline-actions.js';
 import { storeActions } from './store.js';
 import { stopOnSignals, SupervisorError } from './supervisor.js';
@@ -64,6 +66,9 @@ const actions: Actions = {
   ...storeActions((text) => process.stdout.write(text)),
   kafkaSend: (file, opts) => kafkaSend(file, opts), // kafka.ts loads the Kafka client only when called
   kafkaStatus: (opts) => kafkaStatus(opts),
+  labelsStats: (opts) => labelsStats(opts),
+  labelsQuads: (opts) => labelsQuads(opts),
+  labelsRelabel: (opts) => labelsRelabel(opts),
   ...offlineActions(),
 };
 
