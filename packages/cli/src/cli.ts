@@ -13,6 +13,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import type { BackupOnlineOptions } from './backup.js';
 import { contentTypeFor, KAFKA_EXTENSION_TYPES, parseBrokers, type KafkaSendOptions, type KafkaStatusOptions } from './kafka.js';
+import type { LabelsQuadsOptions, LabelsRelabelOptions, LabelsTarget } from './labels.js';
 import { actorOf, UsageError as OfflineUsageError, type Actor } from './offline.js';
 
 export interface Io {
@@ -34,6 +35,10 @@ export interface Actions {
   kafkaStatus(opts: KafkaStatusOptions): Promise<number>;
   /** `ianode backup --server URL --dataset NAME [--wait]` (backup.ts). */
   backup(opts: BackupOnlineOptions & { quiet: boolean }): Promise<number>;
+  /** Label administration over the server API (labels.ts). */
+  labelsStats(opts: LabelsTarget & { json: boolean }): Promise<number>;
+  labelsQuads(opts: LabelsQuadsOptions): Promise<number>;
+  labelsRelabel(opts: LabelsRelabelOptions): Promise<number>;
   /** The offline tools on a store folder (offline.ts); `quiet`: no progress on stderr. */
   dump(dir: string, opts: { out: string | undefined; gzip: boolean; quiet: boolean }): Promise<number>;
   loadOffline(dir: string, files: string[], opts: { label: string | undefined; format: string | undefined; quiet: boolean }): Promise<number>;
@@ -70,6 +75,7 @@ offline tools on a store folder (refused, exit 3, while a server holds it; docs/
   kafka send FILE [--label L] put FILE on the Kafka topic the graph server ingests ($KAFKA_BOOTSTRAP_SERVERS,
                               $IANODE_KAFKA_TOPIC)
   kafka status [--server URL] the topic's end offsets; with --server the graph server's connectors
+  labels stats|quads|relabel --server URL   label administration over the graph server's API ($IDP_ID_TOKEN)
   store verify DIR            check every file of a store folder (exit 0 healthy, 1 damaged)
   store recover DIR --to NEW  write every commit before the first damage to a new store folder
   help [COMMAND]              this text, or one command's
@@ -111,6 +117,31 @@ const kafkaTopic = (value: string | boolean | string[] | undefined, env: NodeJS.
   const topic = str(value) ?? env.IANODE_KAFKA_TOPIC;
   return topic === undefined || topic === '' ? undefined : topic;
 };
+
+const LABELS_USAGE = `usage: ianode labels stats [--json]
+       ianode labels quads --label L [--limit N] [--json]
+       ianode labels relabel --to L [--from L] [--s T] [--p T] [--o T] [--g T]
+each with [--server URL] [--dataset NAME]; $IDP_ID_TOKEN is sent (an administrator's)`;
+
+const LABELS_TARGET = `  --server URL    the graph server (default: the origin of $IANODE_URL, else http://localhost:3030)
+  --dataset NAME  the dataset (default: the path of $IANODE_URL, else ds)
+$IDP_ID_TOKEN is sent as the bearer token: the user needs the dataset's admin permission, and sees
+(and relabels) only what their attributes let them read (docs/graph-server.md "Label administration").`;
+
+/** --server/--dataset, else $IANODE_URL's origin and path, else http://localhost:$GRAPH_PORT and ds. */
+function labelsTarget(v: Record<string, string | boolean | string[] | undefined>, env: NodeJS.ProcessEnv): LabelsTarget {
+  const server = str(v.server);
+  if (server !== undefined && !/^https?:\/\/[^/]/.test(server)) throw new UsageError(`--server ${JSON.stringify(server)} is not an http(s) URL`);
+  let fallback: URL;
+  try {
+    fallback = new URL(datasetUrl(env));
+  } catch {
+    throw new UsageError(`$IANODE_URL ${JSON.stringify(env.IANODE_URL)} is not a URL`);
+  }
+  const dataset = str(v.dataset) ?? (fallback.pathname.replace(/^\/+|\/+$/g, '') || 'ds');
+  if (!/^[A-Za-z0-9_.-]+$/.test(dataset)) throw new UsageError(`--dataset ${JSON.stringify(dataset)}: a dataset name (letters, digits, _ . -)`);
+  return { server: server ?? fallback.origin, dataset, token: env.IDP_ID_TOKEN };
+}
 
 const datasetUrl = (env: NodeJS.ProcessEnv) => env.IANODE_URL ?? `http://localhost:${env.GRAPH_PORT ?? 3030}/ds`;
 const str = (value: string | boolean | string[] | undefined) => (typeof value === 'string' ? value : undefined);
@@ -323,6 +354,64 @@ ${KAFKA_ENVIRONMENT}`,
       return actions.kafkaStatus({ brokers: topic === undefined ? undefined : brokers, topic: brokers === undefined ? undefined : topic, server, token: io.env.IDP_ID_TOKEN });
     },
   },
+  labels: {
+    usage: LABELS_USAGE,
+    options: {},
+    positionals: [0, Infinity],
+    run: async (_v, [action]) => {
+      throw new UsageError(action === undefined ? 'needs stats, quads or relabel' : `no labels action ${JSON.stringify(action)}: stats, quads or relabel`);
+    },
+  },
+  'labels stats': {
+    usage: `usage: ianode labels stats [--json] [--server URL] [--dataset NAME]
+Prints the labels in use in the dataset with their quad counts (GET /DATASET/labels/stats): quads
+without a label of their own count under the default label. --json prints the server's JSON.
+${LABELS_TARGET}`,
+    options: { server: { type: 'string' }, dataset: { type: 'string' }, json: { type: 'boolean' } },
+    positionals: [0, 0],
+    run: (v, _p, io, actions) => actions.labelsStats({ ...labelsTarget(v, io.env), json: v.json === true }),
+  },
+  'labels quads': {
+    usage: `usage: ianode labels quads --label L [--limit N] [--json] [--server URL] [--dataset NAME]
+Prints the quads carrying label L (GET /DATASET/labels/quads), as N-Quads, or the server's JSON
+({ label, quads, truncated }) with --json; at most N (1 to 1000000, the server's default 1000).
+${LABELS_TARGET}`,
+    options: { server: { type: 'string' }, dataset: { type: 'string' }, label: { type: 'string' }, limit: { type: 'string' }, json: { type: 'boolean' } },
+    positionals: [0, 0],
+    run: (v, _p, io, actions) => {
+      const label = str(v.label);
+      if (label === undefined || label.trim() === '') throw new UsageError('needs --label L');
+      const limitText = str(v.limit);
+      if (limitText !== undefined && (!/^\d{1,7}$/.test(limitText) || Number(limitText) < 1 || Number(limitText) > 1_000_000)) {
+        throw new UsageError(`--limit ${JSON.stringify(limitText)}: a whole number from 1 to 1000000`);
+      }
+      return actions.labelsQuads({ ...labelsTarget(v, io.env), label, limit: limitText === undefined ? undefined : Number(limitText), json: v.json === true });
+    },
+  },
+  'labels relabel': {
+    usage: `usage: ianode labels relabel --to L [--from L] [--s T] [--p T] [--o T] [--g T] [--server URL] [--dataset NAME]
+Gives label L to every quad matching the pattern (POST /DATASET/labels/relabel), in one transaction
+on the server, and prints its answer ({ matched, relabelled, unchanged, labels, txId }).
+  --s/--p/--o/--g T   a term of the pattern in N-Triples form, e.g. --p '<http://ex/phone>'; absent: any
+  --from L            only quads now carrying label L
+  --to L              the new label
+${LABELS_TARGET}`,
+    options: {
+      server: { type: 'string' }, dataset: { type: 'string' }, to: { type: 'string' }, from: { type: 'string' },
+      s: { type: 'string' }, p: { type: 'string' }, o: { type: 'string' }, g: { type: 'string' },
+    },
+    positionals: [0, 0],
+    run: (v, _p, io, actions) => {
+      const to = str(v.to);
+      if (to === undefined || to.trim() === '') throw new UsageError('needs --to L (the new label)');
+      const pattern: LabelsRelabelOptions['pattern'] = {};
+      for (const position of ['s', 'p', 'o', 'g'] as const) {
+        const term = str(v[position]);
+        if (term !== undefined) pattern[position] = term;
+      }
+      return actions.labelsRelabel({ ...labelsTarget(v, io.env), pattern, from: str(v.from), to });
+    },
+  },
   store: {
     usage: STORE_USAGE,
     options: {},
@@ -443,7 +532,8 @@ export async function runCli(argv: string[], io: Io, actions: Actions): Promise<
 
   let key = name;
   let args = rest;
-  if ((name === 'store' && (rest[0] === 'verify' || rest[0] === 'recover')) || (name === 'kafka' && (rest[0] === 'send' || rest[0] === 'status'))) {
+  if ((name === 'store' && (rest[0] === 'verify' || rest[0] === 'recover')) || (name === 'kafka' && (rest[0] === 'send' || rest[0] === 'status')) ||
+    (name === 'labels' && (rest[0] === 'stats' || rest[0] === 'quads' || rest[0] === 'relabel'))) {
     key = `${name} ${rest[0]}`;
     args = rest.slice(1);
   }

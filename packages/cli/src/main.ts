@@ -11,12 +11,14 @@
  *   load DIR FILE… | dump | restore | compact | query DIR … --as | update DIR … --as   offline tools (offline.ts)
  *   kafka send FILE | kafka status   produce a message / show offsets for Kafka ingestion (kafka.ts)
  *   backup --server URL --dataset NAME [--wait]   an online backup by a graph server (backup.ts)
+ *   labels stats|quads|relabel   label administration over the graph server's API (labels.ts)
  */
 import { spawn } from 'node:child_process';
 import { backupOnline } from './backup.js';
 import { runCli, type Actions } from './cli.js';
 import { load, query, token } from './commands.js';
 import { kafkaSend, kafkaStatus } from './kafka.js';
+import { labelsQuads, labelsRelabel, labelsStats } from './labels.js';
 import { offlineActions } from './offline-actions.js';
 import { processProgressIo } from './progress.js';
 import { storeActions } from './store.js';
@@ -67,6 +69,9 @@ const actions: Actions = {
   ...storeActions((text) => process.stdout.write(text)),
   kafkaSend: (file, opts) => kafkaSend(file, opts), // kafka.ts loads the Kafka client only when called
   kafkaStatus: (opts) => kafkaStatus(opts),
+  labelsStats: (opts) => labelsStats(opts),
+  labelsQuads: (opts) => labelsQuads(opts),
+  labelsRelabel: (opts) => labelsRelabel(opts),
   ...offlineActions(),
   backup: ({ quiet, ...opts }) =>
     backupOnline(opts, { stdout: (t) => void process.stdout.write(t), stderr: (t) => void process.stderr.write(t), progress: quiet ? undefined : processProgressIo() }),

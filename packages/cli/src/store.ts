@@ -29,7 +29,7 @@ export function storeCommand(args: string[], write: (text: string) => void = (t)
     throw new Error('not a store command');
   };
   const actions: Actions = {
-    up: other, service: other, load: other, query: other, token: other, kafkaSend: other, kafkaStatus: other,
+    up: other, service: other, load: other, query: other, token: other, kafkaSend: other, kafkaStatus: other, labelsStats: other, labelsQuads: other, labelsRelabel: other,
     dump: other, loadOffline: other, restore: other, compact: other, queryOffline: other, updateOffline: other, backup: other, ...storeActions(write),
   };
   return runCli(['store', ...args], { env: process.env, stdout: write, stderr: write }, actions);

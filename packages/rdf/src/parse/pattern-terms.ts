@@ -28,6 +28,14 @@ const INTEGER = /[+-]?[0-9]+/y;
 const LANGTAG = /@([a-zA-Z]+(?:-[a-zA-Z0-9]+)*)/y;
 const KEYWORD = /(?:true|false|a)(?=[\s]|$)/y;
 
+/** Fast paths: a run of IRI characters (no escape) up to '>', and of string characters (no
+ * escape, no line break, no quote) of a short string. On anything else the character loops below
+ * take over from the start, so errors and escapes are handled in one place. */
+// eslint-disable-next-line no-control-regex
+const PLAIN_IRI = /<([^\x00-\x20<>"{}|^`\\]*)>/y;
+const PLAIN_STRING_DQ = /"([^"\\\n\r]*)"/y;
+const PLAIN_STRING_SQ = /'([^'\\\n\r]*)'/y;
+
 const ECHAR: Readonly<Record<string, string>> = { t: '\t', b: '\b', n: '\n', r: '\r', f: '\f', '"': '"', "'": "'", '\\': '\\' };
 
 interface Term {
@@ -110,6 +118,12 @@ class PatternScanner {
   private iriRef(): string {
     const s = this.s;
     const start = this.i;
+    PLAIN_IRI.lastIndex = start;
+    const plain = PLAIN_IRI.exec(s);
+    if (plain !== null) {
+      this.i = PLAIN_IRI.lastIndex;
+      return this.resolve(plain[1]!, start);
+    }
     let iri = '';
     let i = start + 1;
     for (;;) {
@@ -155,6 +169,13 @@ class PatternScanner {
     const long = s.startsWith(q + q + q, start);
     let i = start + (long ? 3 : 1);
     let value = '';
+    const run = q === '"' ? PLAIN_STRING_DQ : PLAIN_STRING_SQ;
+    run.lastIndex = start;
+    const plain = long ? null : run.exec(s);
+    if (plain !== null) {
+      value = plain[1]!;
+      i = run.lastIndex - 1; // at the closing quote
+    }
     for (;;) {
       if (i >= s.length) this.fail(start, 'unterminated string');
       const ch = s[i]!;
