@@ -113,7 +113,7 @@ async function graphServer(userAttributesUrl: string, attributeFormat?: 'ianode'
         clientIds: [CLIENT],
         ...(attributeFormat === undefined ? {} : { attributeFormat }),
       },
-      dataset: { permissions: { read: 'ianode_read' } },
+      dataset: { permissions: { read: 'ianode_read', write: 'ianode_admin', admin: 'ianode_admin' } },
     },
     { logger: false, jwksCooldownMs: 0 },
   );
