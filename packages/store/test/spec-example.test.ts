@@ -11,7 +11,7 @@ import { AttributeSet, LabelEvaluator } from '@ianode/abac';
 import { namedNode, type LabelPredicate } from '@ianode/rdf';
 import { openStore, type KeyQuad, type LoadOptions, type QuadStore } from '@ianode/store';
 import { holds, lines, quadsOf } from './support/quads.js';
-import { ATTRIBUTE_POOL, HIERARCHIES } from './support/random-data.js';
+import { ATTRIBUTE_POOL, HIERARCHIES } from '@ianode/testkit';
 
 const NDTP = 'http://ndtp.co.uk/security#';
 const TELICENT = 'http://telicent.io/security#';

@@ -11,7 +11,7 @@ import {
 } from '../../src/results/index.js';
 import { memoTermText } from '../../src/results/text-buffer.js';
 import { legacyCsv, legacyJson, legacyLines, legacyTsv, legacyXml } from './legacy-writers.js';
-import { mulberry32 } from '../support/random.js';
+import { mulberry32 } from '@ianode/testkit';
 
 const FORMATS: ReadonlyArray<[string, (r: BindingsResult) => Generator<string>]> = [
   [SPARQL_RESULTS_JSON, legacyJson],
