@@ -3,7 +3,7 @@ export { openStore, LabelledQuadStore } from './store.js';
 export { SnapshotDataset } from './snapshot.js';
 export { StoreError, type StoreErrorCode } from './errors.js';
 export { DEFAULT_LABEL_ID } from './labels.js';
-export { isLabelsGraph, prepareLoad } from './loader.js';
+export { isLabelsGraph, LABELS_GRAPH, LABELS_NAMESPACES, prepareLoad, SECURITY_LABEL_HEADER } from './loader.js';
 export { verifyStore, recoverStore, type VerifyReport, type RecoveryReport, type Finding } from './verify.js';
 export { SharedStateReader, type SharedStoreState, type SharedRun } from './shared-state.js';
 export type { ReadColumns } from './snapshot.js';
