@@ -113,7 +113,7 @@ async function graphServer(userAttributesUrl: string, attributeFormat?: 'ianode'
         clientIds: [CLIENT],
         ...(attributeFormat === undefined ? {} : { attributeFormat }),
       },
-      dataset: { permissions: { read: 'ianode_read' } },
+      dataset: { permissions: { read: 'ianode_read', write: 'ianode_admin', admin: 'ianode_admin' } },
     },
     { logger: false, jwksCooldownMs: 0 },
   );
@@ -205,9 +205,15 @@ PREFIX authz: <http://ndtp.co.uk/security#>
 GRAPH authz:labels { [ authz:pattern ':doc12 :says "reference group label"' ; authz:label "analysts:and" ] . }`;
     await reader.store.load(ref, { format: 'application/trig' });
     await own.store.load(ref, { format: 'application/trig' });
-    expect(await view(referenceRun, 'alice')).toContain('doc12');
-    expect(await view(ianodeRun, 'alice')).not.toContain('doc12');
-    expect(await view(referenceRun, 'bob')).not.toContain('doc12');
+    try {
+      expect(await view(referenceRun, 'alice')).toContain('doc12');
+      expect(await view(ianodeRun, 'alice')).not.toContain('doc12');
+      expect(await view(referenceRun, 'bob')).not.toContain('doc12');
+    } finally {
+      // Removed again, so the other tests of these servers, in any order, see only the shared data.
+      const doc12 = { s: '<http://example/doc12', p: '<http://example/says', o: '"reference group label"', g: '' };
+      for (const server of [reader, own]) await server.store.transaction((tx) => tx.delete(doc12));
+    }
   });
 });
 

@@ -188,7 +188,7 @@ if (!haveChromium && !inCi) {
     it('the page on another origin signs in, queries SPARQL and GraphQL, calls /whoami, reads discovery and JWKS', async () => {
       const page = await openSite();
       const results = await page.evaluate(
-        (cfg) => (window as unknown as { runDemo(c: typeof cfg): Promise<CallResult[]> }).runDemo(cfg),
+        (cfg) => (globalThis as unknown as { runDemo(c: typeof cfg): Promise<CallResult[]> }).runDemo(cfg),
         { ...urls, pool: POOL, clientId: DEMO_CLIENT, username: USER, password: PASSWORD },
       );
       const by = Object.fromEntries(results.map((r) => [r.name, r]));
@@ -355,10 +355,10 @@ if (!haveChromium && !inCi) {
 
       const page = await context!.newPage();
       await page.goto(site!.url);
-      const withToken = await page.evaluate((cfg) => (window as unknown as { runDemo(c: typeof cfg): Promise<CallResult[]> }).runDemo(cfg), { ...urls, pool: POOL, token });
+      const withToken = await page.evaluate((cfg) => (globalThis as unknown as { runDemo(c: typeof cfg): Promise<CallResult[]> }).runDemo(cfg), { ...urls, pool: POOL, token });
       expect(withToken.map((r) => r.name)).toEqual(['sparql', 'sparql-get', 'sparql-no-token', 'graphql', 'whoami', 'discovery', 'jwks']);
       for (const r of withToken) expect(r.blocked, `${r.name}: ${JSON.stringify(r)}`).toMatch(/Failed to fetch/);
-      const signInFromPage = await page.evaluate((cfg) => (window as unknown as { runDemo(c: typeof cfg): Promise<CallResult[]> }).runDemo(cfg), { ...urls, pool: POOL, clientId: DEMO_CLIENT, username: USER, password: PASSWORD });
+      const signInFromPage = await page.evaluate((cfg) => (globalThis as unknown as { runDemo(c: typeof cfg): Promise<CallResult[]> }).runDemo(cfg), { ...urls, pool: POOL, clientId: DEMO_CLIENT, username: USER, password: PASSWORD });
       expect(signInFromPage[0]).toMatchObject({ name: 'InitiateAuth' });
       expect(signInFromPage[0]!.blocked).toMatch(/Failed to fetch/);
       expect(await page.textContent('#out')).toContain('discovery: blocked');

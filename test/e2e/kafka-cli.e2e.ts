@@ -11,7 +11,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Consumer, MessagesStreamModes, type Message } from '@platformatic/kafka';
 import { startKafka, type KafkaCluster } from '../kafka/broker.mjs';
-import { root } from './support.ts';
+import { root } from './support.js';
 
 const BIN = path.join(root, 'packages/cli/bin/ianode.js');
 

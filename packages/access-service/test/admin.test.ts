@@ -207,6 +207,9 @@ describe('attribute definitions', () => {
     expect((await call('DELETE', '/attributes/tier')).status).toBe(204);
     expect((await call('GET', '/attributes/tier')).status).toBe(404);
     expect((await call('DELETE', '/attributes/tier')).status).toBe(404);
+    // The hierarchy the definition made outlives it; removed so the hierarchies tests, in any
+    // order, find only the seeded one.
+    expect((await call('DELETE', '/hierarchies/tier')).status).toBe(204);
   });
 
   it.each([
@@ -221,6 +224,7 @@ describe('attribute definitions', () => {
   });
 
   it('writes an audit line per admin change', async () => {
+    await call('PATCH', `/users/${USER}`, { attributes: { clearance: 'OS' } });
     await call('POST', '/groups', { name: 'audited' });
     await call('POST', '/groups', { name: 'audited' });
     await svc.call('POST', '/groups', { token: userToken, body: { name: 'sneaky' } });
@@ -234,5 +238,7 @@ describe('attribute definitions', () => {
     ]);
     const patch = svc.audit().find((l) => l.event === 'user.update' && l.outcome === 'ok');
     expect(patch).toMatchObject({ actor: ADMIN, target: expect.any(String), changes: expect.any(Object) });
+    // Its group removed again, so the groups tests, in any order, list only the seeded ones.
+    expect((await call('DELETE', '/groups/audited')).status).toBe(204);
   });
 });

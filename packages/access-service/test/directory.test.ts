@@ -24,6 +24,8 @@ const user = (over: Partial<UserRecord> = {}): UserRecord => ({
   email: null,
   name: null,
   active: true,
+  deactivatedAt: null,
+  activatedBy: null,
   attributes: {},
   groups: [],
   tokenGroups: [],
@@ -81,7 +83,7 @@ describe('Directory', () => {
     expect(unverified.user).toMatchObject({ id: 's-mallory', email: null, attributes: {}, active: false });
     // The first verified subject claims the entry, the link is kept; a second one is refused.
     const owner = directory.resolveSubject(as('s-boss', true), options);
-    expect([owner.user?.id, owner.linkedBy]).toEqual(['boss', 'email']);
+    expect([owner.user?.id, owner.user === undefined ? undefined : owner.linkedBy]).toEqual(['boss', 'email']);
     expect(directory.resolveSubject(as('s-boss', true), options).user?.id).toBe('boss');
     const twin = directory.resolveSubject(as('s-twin', true), options);
     expect(twin.user).toBeUndefined();

@@ -105,7 +105,8 @@ describe('GET /users/lookup/{user}', () => {
       expect(reply.body.code).toBe('FORBIDDEN');
       expect(reply.headers.get('www-authenticate')).toContain('insufficient_scope');
     }
-    const line = await vi.waitFor(() => svc.audit().find((l) => l.event === 'lookup' && l.outcome === 'denied') ?? Promise.reject(new Error('no audit line yet')));
+    // This test's own line (other tests may be refused look-ups too, before or after it).
+    const line = await vi.waitFor(() => svc.audit().filter((l) => l.event === 'lookup' && l.outcome === 'denied' && l.target === ADMIN).at(-1) ?? Promise.reject(new Error('no audit line yet')));
     expect(line).toMatchObject({ actor: USER, target: ADMIN, status: 403 });
   });
 
@@ -165,7 +166,9 @@ describe('identity is (iss, sub), not the e-mail address (issue 13)', () => {
     expect(linked.status).toBe(200);
     const token = await idp.token('frank.other.address@example.org', [], { sub: 'frank-sub' });
     expect((await svc.call('GET', '/whoami', { token })).body).toMatchObject({ userId: 'frank', dataAttributes: ['clearance=O'] });
-    expect((await svc.call('PUT', '/users/carol@example.org/subject', { token: adminToken, body: { issuer: idp.issuer, subject: 'frank-sub' } })).status).toBe(409);
+    // A second entry (this test's own: it passes alone and in any order) cannot take the same identity.
+    await svc.call('POST', '/users', { token: adminToken, body: { id: 'frank-twin' } });
+    expect((await svc.call('PUT', '/users/frank-twin/subject', { token: adminToken, body: { issuer: idp.issuer, subject: 'frank-sub' } })).status).toBe(409);
     const otherClient = await idp.token('frank.other.address@example.org', [], { sub: 'frank-sub', aud: 'another-client' });
     const refused = await svc.call('GET', '/whoami', { token: otherClient });
     expect(refused.status).toBe(401);

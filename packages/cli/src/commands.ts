@@ -1,6 +1,7 @@
 /** The small client commands of `ianode`: load, query, token. */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { SECURITY_LABEL_HEADER } from '@ianode/store';
 import { DEMO_CLIENT, DEMO_PASSWORD } from './up.js';
 
 const EXTENSION_TYPES: Record<string, string> = {
@@ -22,7 +23,7 @@ export async function load(file: string, opts: { url: string; token: string | un
   if (type === undefined) throw new Error(`cannot tell the RDF format of ${file}: use .ttl, .trig, .nt, .nq or .jsonld`);
   const response = await fetch(`${opts.url.replace(/\/+$/, '')}/upload`, {
     method: 'POST',
-    headers: { 'content-type': type, ...authHeader(opts.token), ...(opts.label ? { 'security-label': opts.label } : {}) },
+    headers: { 'content-type': type, ...authHeader(opts.token), ...(opts.label ? { [SECURITY_LABEL_HEADER]: opts.label } : {}) },
     body: await readFile(file),
   });
   process.stdout.write(`${await response.text()}\n`);

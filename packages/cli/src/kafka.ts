@@ -7,6 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
+import { SECURITY_LABEL_HEADER } from '@ianode/store';
 
 /** The content type of a message by the file's extension (as `/ds/upload` tells formats, plus patches and updates). */
 export const KAFKA_EXTENSION_TYPES: Readonly<Record<string, string>> = {
@@ -103,7 +104,7 @@ export async function kafkaSend(file: string, opts: KafkaSendOptions, out: Outpu
   const body = file === '-' ? await readAll(stdin) : await readFile(file);
   const { Producer, ProduceAcks, stringSerializer } = await import('@platformatic/kafka');
   const headers: Record<string, string> = { 'Content-Type': opts.contentType };
-  if (opts.label !== undefined) headers['Security-Label'] = opts.label;
+  if (opts.label !== undefined) headers[SECURITY_LABEL_HEADER] = opts.label;
   const producer = new Producer({
     clientId: 'ianode-kafka-send',
     bootstrapBrokers: opts.brokers,

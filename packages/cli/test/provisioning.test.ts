@@ -76,7 +76,7 @@ beforeAll(async () => {
   await graph.store.load('<http://example/x> <http://example/p> "visible to readers" .', { format: 'text/turtle', label: 'ianode_read' });
   graphUrl = await graph.listen({ port: 0 });
   graphStar = await createGraphServer(
-    { security: { jwksUrl, openIdProviderUrl: issuer, userAttributesUrl: accessUrl, clientIds: [DEMO_CLIENT], attributeCacheMs: 0 }, dataset: { permissions: { read: '*' } } },
+    { security: { jwksUrl, openIdProviderUrl: issuer, userAttributesUrl: accessUrl, clientIds: [DEMO_CLIENT], attributeCacheMs: 0 }, dataset: { permissions: { read: '*', write: 'ianode_admin', admin: 'ianode_admin' } } },
     { logger: false },
   );
   await graphStar.store.load('<http://example/x> <http://example/p> "for anyone the directory knows" .', { format: 'text/turtle', label: '*' });
@@ -146,7 +146,10 @@ async function recorded(sub: string): Promise<NonNullable<ReturnType<AccessServe
 
 /** A notification token as the IdP makes them, for a user of the demo pool. */
 async function notification(sub: string, email: string, audience = 'ianode-access-service'): Promise<string> {
-  const user = { poolId: DEMO_POOL, username: sub, sub, attributes: { email, email_verified: 'true' } } as Parameters<typeof userCreatedToken>[2];
+  const user: Parameters<typeof userCreatedToken>[2] = {
+    poolId: DEMO_POOL, username: sub, sub, attributes: { email, email_verified: 'true' },
+    passwordHash: null, srpSalt: null, srpVerifier: null, status: 'CONFIRMED', enabled: true, passwordSetAt: null, createdAt: 0, updatedAt: 0,
+  };
   return userCreatedToken(idp.context, DEMO_POOL, user, audience);
 }
 

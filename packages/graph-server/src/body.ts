@@ -1,5 +1,6 @@
 /** Request-body helpers: the 413 error, UTF-8 bodies and forms (write bodies: ./body-reader.ts). */
 import { GraphServerError } from './errors.js';
+import { charsetOf, isUtf8Charset } from '@ianode/rdf';
 
 export function tooLarge(limit: number): GraphServerError {
   return new GraphServerError('PAYLOAD_TOO_LARGE', `request body over the limit of ${limit} bytes; nothing was stored`);
@@ -23,8 +24,8 @@ export function strictUtf8(bytes: Uint8Array, what: string): string {
  * decoded with replacement characters into a different query).
  */
 export function decodeUtf8Body(body: Buffer, contentType: string | undefined): string {
-  const charset = /;\s*charset\s*=\s*"?([^";\s]+)"?/i.exec(contentType ?? '')?.[1];
-  if (charset !== undefined && !/^utf-?8$/i.test(charset)) {
+  const charset = charsetOf(contentType);
+  if (charset !== undefined && !isUtf8Charset(charset)) {
     throw new GraphServerError('UNSUPPORTED_MEDIA_TYPE', `SPARQL requests are UTF-8, not ${charset}`);
   }
   return strictUtf8(body, 'the request body');

@@ -6,11 +6,12 @@
 import { JsonLdParser } from 'jsonld-streaming-parser';
 import { GraphServerError } from './errors.js';
 import { parsedToNQuads } from './parsed-to-nquads.js';
+import { mediaTypeEssence } from '@ianode/rdf';
 
 export const JSON_LD_TYPES = ['application/ld+json', 'application/json+ld'];
 
 export function isJsonLd(contentType: string | undefined, fileName?: string): boolean {
-  const essence = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+  const essence = mediaTypeEssence(contentType);
   if (JSON_LD_TYPES.includes(essence)) return true;
   return fileName !== undefined && /\.jsonld$/i.test(fileName);
 }

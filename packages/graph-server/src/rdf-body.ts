@@ -3,7 +3,7 @@
  * labels-graph checks, outside the writer lock): `POST /{ds}/upload` and the RDF messages of the
  * Kafka connector read bodies the same way.
  */
-import { formatFromContentType, formatFromExtension, type RdfFormat } from '@ianode/rdf';
+import { formatFromContentType, formatFromExtension, mediaTypeEssence, type RdfFormat } from '@ianode/rdf';
 import { prepareLoad, type PreparedLoad } from '@ianode/store';
 import type { SpooledBody } from './body-reader.js';
 import { GraphServerError } from './errors.js';
@@ -16,15 +16,12 @@ export const UPLOAD_TYPES = 'text/turtle, application/trig, application/n-triple
 /** Media types SPEC §4 names that @ianode/rdf does not list. */
 const EXTRA_TYPES: Readonly<Record<string, RdfFormat>> = { 'text/trig': 'application/trig' };
 
-function essenceOf(contentType: string | undefined): string {
-  return (contentType ?? '').split(';')[0]!.trim().toLowerCase();
-}
 
 /** The body's format (JSON-LD and RDF/XML are converted to N-Quads first); 415 when it is none we read. */
 export function formatOf(contentType: string | undefined, fileName: string | undefined): RdfFormat | 'jsonld' | 'rdfxml' {
   if (isJsonLd(contentType, fileName)) return 'jsonld';
   if (isRdfXml(contentType, fileName)) return 'rdfxml';
-  let format: RdfFormat | undefined = formatFromContentType(contentType) ?? EXTRA_TYPES[essenceOf(contentType)];
+  let format: RdfFormat | undefined = formatFromContentType(contentType) ?? EXTRA_TYPES[mediaTypeEssence(contentType)];
   if (format === undefined && fileName !== undefined) format = formatFromExtension(fileName);
   if (format === undefined) {
     throw new GraphServerError('UNSUPPORTED_MEDIA_TYPE', `unsupported content type ${JSON.stringify(contentType)}${fileName ? ` for ${fileName}` : ''}: use ${UPLOAD_TYPES}`);

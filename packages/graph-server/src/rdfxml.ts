@@ -6,14 +6,14 @@
  * entity or DTD, so a body cannot make the server open a file or a URL.
  */
 import { RdfXmlParser } from 'rdfxml-streaming-parser';
-import { RdfSyntaxError } from '@ianode/rdf';
+import { mediaTypeEssence, RdfSyntaxError } from '@ianode/rdf';
 import { parsedToNQuads } from './parsed-to-nquads.js';
 
 export const RDF_XML_TYPES = ['application/rdf+xml', 'text/rdf+xml', 'application/rdf'];
 
 /** Whether a body is RDF/XML by its media type or (multipart, LOAD) its file name. */
 export function isRdfXml(contentType: string | undefined, fileName?: string): boolean {
-  const essence = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+  const essence = mediaTypeEssence(contentType);
   if (RDF_XML_TYPES.includes(essence)) return true;
   return fileName !== undefined && /\.(?:rdf|owl)$/i.test(fileName);
 }

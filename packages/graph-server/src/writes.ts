@@ -25,7 +25,7 @@ import { readLabel } from '@ianode/abac';
 import { namedNode, termToKey, type Dataset } from '@ianode/rdf';
 import type { GraphTarget } from './pool/graph-read.js';
 import { createFileLoader, executeUpdate, type ParsedUpdate, type UpdateOp, type UpdateResult } from '@ianode/sparql';
-import { StoreError, type KeyQuad, type LoadResult, type PreparedLoad, type QuadStore, type WriteOptions, type WriteOutcome, type WriteTransaction } from '@ianode/store';
+import { LABELS_GRAPH, SECURITY_LABEL_HEADER, StoreError, type KeyQuad, type LoadResult, type PreparedLoad, type QuadStore, type WriteOptions, type WriteOutcome, type WriteTransaction } from '@ianode/store';
 import { GraphServerError } from './errors.js';
 import { rdfXmlToNQuads } from './rdfxml.js';
 import type { RouteContext } from './routes/context.js';
@@ -49,7 +49,7 @@ declare module 'fastify' {
  * the RDF-ABAC fallback gives a quoted attribute name) and validated (LabelSyntaxError -> 400), or
  * undefined. */
 export function requestLabel(request: FastifyRequest, legacy: boolean): string | undefined {
-  const header = request.headers['security-label'];
+  const header = request.headers[SECURITY_LABEL_HEADER.toLowerCase()];
   if (header === undefined) return undefined;
   if (Array.isArray(header)) throw new GraphServerError('BAD_REQUEST', 'one Security-Label header per request');
   return readLabel(header, { legacy });
@@ -117,7 +117,7 @@ function checkLabels(outcome: WriteOutcome, visible: (label: string) => boolean,
   throw new GraphServerError(
     'LABEL_NOT_VISIBLE_TO_WRITER',
     `nothing was stored: the write would label data ${named}, which your own attributes do not satisfy, so you could not read, change or delete it afterwards. ` +
-      'Send a Security-Label header your attributes satisfy, or label the data in the TriG labels graph (<http://ndtp.co.uk/security#labels>, uploads only). ' +
+      `Send a ${SECURITY_LABEL_HEADER} header your attributes satisfy, or label the data in the TriG labels graph (<${LABELS_GRAPH}>, uploads only). ` +
       '(An administrator can allow such writes with writes.allowUnreadableLabels: true in the dataset configuration.)',
   );
 }

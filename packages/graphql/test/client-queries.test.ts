@@ -7,6 +7,7 @@
  * never changes anything a caller gets back (hits, order, maybeMore).
  */
 import { afterAll, describe, expect, it } from 'vitest';
+import { mulberry32 } from '@ianode/testkit';
 import { openStore, type QuadStore } from '@ianode/store';
 import type { Dataset, Term } from '@ianode/rdf';
 import { executeQuery } from '@ianode/sparql';
@@ -35,15 +36,8 @@ const CLIENT = {
 };
 const SCHEMA_OF: Record<keyof typeof CLIENT, SchemaName> = { states: 'ies', search: 'ies', quads: 'dataset', traversal: 'traversal' };
 
-function random(seed: number): () => number {
-  let a = seed + 0x51ed270b;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The seeded PRNG of @ianode/testkit; the offset keeps the data every seed has always drawn. */
+const random = (seed: number): (() => number) => mulberry32(seed + 0x51ed270b);
 
 /**
  * IES-shaped data: entities e0..e3, each with states s{e}_{k} linked by one of the state predicates,

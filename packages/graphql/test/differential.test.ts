@@ -5,6 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
+import { mulberry32 } from '@ianode/testkit';
 import { openStore, type QuadStore } from '@ianode/store';
 import type { Dataset, Term } from '@ianode/rdf';
 import { executeQuery } from '@ianode/sparql';
@@ -18,15 +19,8 @@ const NODES = [...Array.from({ length: 8 }, (_, i) => `${EX}n${i}`), `${EX}C0`, 
 const PREDICATES = [`${EX}p0`, `${EX}p1`, `${EX}p2`, RDF_TYPE, IS_STATE_OF];
 const LITERALS = ['"plain"', '"hello"@en', '"hallo"@de', '"42"^^http://www.w3.org/2001/XMLSchema#integer', '"x y"', '"2020-01-01"^^http://www.w3.org/2001/XMLSchema#date'];
 
-function random(seed: number): () => number {
-  let a = seed + 0x9e3779b9;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The seeded PRNG of @ianode/testkit; the offset keeps the data every seed has always drawn. */
+const random = (seed: number): (() => number) => mulberry32(seed + 0x9e3779b9);
 
 const key = (node: string) => (node.startsWith('_:') ? node : `<${node}`);
 const sparqlTerm = (node: string) => (node.startsWith('_:') ? node : `<${node}>`);

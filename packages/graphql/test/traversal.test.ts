@@ -1,17 +1,11 @@
 /** The traversal schema over a store view: SPEC §5 example, paging, errors, limits, scan counts. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SPEC_EXAMPLE_TRIG } from '@ianode/testkit';
 import { openStore, type QuadStore } from '@ianode/store';
 import type { Dataset } from '@ianode/rdf';
 import { executeGraphql, traversalSdl, type GraphqlOptions } from '../src/index.js';
 
-const SPEC_DATA = `PREFIX authz: <http://ndtp.co.uk/security#>
-PREFIX : <http://example/>
-:person4321 :phone "0400 111 333" ; :empId 4321 .
-:person9876 :empId 9876 .
-GRAPH authz:labels {
-  [ authz:pattern ':person4321 :phone "0400 111 333"' ; authz:label "*" ] .
-  [ authz:pattern ':person9876 :empId 9876' ; authz:label "employee" ] .
-}`;
+const SPEC_DATA = SPEC_EXAMPLE_TRIG;
 
 let store: QuadStore;
 let contractor: Dataset;

@@ -340,8 +340,9 @@ describe('GetUser / ChangePassword / GlobalSignOut / RevokeToken / AdminUserGlob
   });
 
   it('AdminUserGlobalSignOut does the same for an admin', async () => {
-    const a = (await signIn(idp, clientId, 'oscar')).body.AuthenticationResult!;
-    await idp.ok('AdminUserGlobalSignOut', { UserPoolId: poolId, Username: 'oscar' });
+    await createUser(idp, poolId, 'otto');
+    const a = (await signIn(idp, clientId, 'otto')).body.AuthenticationResult!;
+    await idp.ok('AdminUserGlobalSignOut', { UserPoolId: poolId, Username: 'otto' });
     expect((await idp.call('GetUser', { AccessToken: a.AccessToken })).body.__type).toBe('NotAuthorizedException');
   });
 

@@ -90,6 +90,24 @@ function srpSignIn(username: string, password: string): Promise<string> {
   );
 }
 
+/** What UpdateUserPool sets in its test; the shared pool is created so. */
+const OPEN_POOL = {
+  AutoVerifiedAttributes: ['email'],
+  AdminCreateUserConfig: { AllowAdminCreateUserOnly: false },
+  Policies: { PasswordPolicy: { MinimumLength: 10, RequireUppercase: true, RequireLowercase: true, RequireNumbers: true, RequireSymbols: false } },
+};
+
+/** A pool of the test's own (admin-only, the default) with a password-auth client named `app`. */
+async function ownPool(): Promise<{ poolId: string; clientId: string }> {
+  const { UserPool } = await idp.ok<{ UserPool: { Id: string } }>('CreateUserPool', { PoolName: 'admin-only' });
+  const { UserPoolClient } = await idp.ok<{ UserPoolClient: { ClientId: string } }>('CreateUserPoolClient', {
+    UserPoolId: UserPool.Id,
+    ClientName: 'app',
+    ExplicitAuthFlows: ['ALLOW_USER_PASSWORD_AUTH', 'ALLOW_REFRESH_TOKEN_AUTH'],
+  });
+  return { poolId: UserPool.Id, clientId: UserPoolClient.ClientId };
+}
+
 beforeAll(async () => {
   idp = await startIdp({ onUserCreated: (e) => void created.push(e) });
   sdk = new CognitoIdentityProviderClient({
@@ -97,12 +115,14 @@ beforeAll(async () => {
     region: 'us-east-1',
     credentials: { accessKeyId: idp.server.admin.accessKeyId, secretAccessKey: idp.server.admin.secretAccessKey },
   });
-  const { UserPool } = await idp.ok<{ UserPool: { Id: string } }>('CreateUserPool', { PoolName: 'self-service' });
+  // The pool the self-service tests share, open to SignUp from the start (the UpdateUserPool tests
+  // open and change pools of their own, so every test passes alone and in any order).
+  const { UserPool } = await idp.ok<{ UserPool: { Id: string } }>('CreateUserPool', { PoolName: 'self-service', ...OPEN_POOL });
   poolId = UserPool.Id;
   const { UserPoolClient } = await idp.ok<{ UserPoolClient: { ClientId: string } }>('CreateUserPoolClient', {
     UserPoolId: poolId,
     ClientName: 'app',
-    ExplicitAuthFlows: ['ALLOW_USER_PASSWORD_AUTH', 'ALLOW_REFRESH_TOKEN_AUTH'],
+    ExplicitAuthFlows: ['ALLOW_USER_SRP_AUTH', 'ALLOW_USER_PASSWORD_AUTH', 'ALLOW_REFRESH_TOKEN_AUTH'],
   });
   clientId = UserPoolClient.ClientId;
 });
@@ -113,18 +133,12 @@ afterAll(async () => {
 
 describe('UpdateUserPool and UpdateUserPoolClient', () => {
   it('a pool that allows only admins to create users refuses SignUp; UpdateUserPool opens it', async () => {
+    const { poolId, clientId } = await ownPool();
     const signUp = () =>
       sdk.send(new SignUpCommand({ ClientId: clientId, Username: 'early', Password: PASSWORD, UserAttributes: [{ Name: 'email', Value: 'early@example.org' }] }));
     await expect(signUp()).rejects.toThrow(NotAuthorizedException);
 
-    await sdk.send(
-      new UpdateUserPoolCommand({
-        UserPoolId: poolId,
-        AutoVerifiedAttributes: ['email'],
-        AdminCreateUserConfig: { AllowAdminCreateUserOnly: false },
-        Policies: { PasswordPolicy: { MinimumLength: 10, RequireUppercase: true, RequireLowercase: true, RequireNumbers: true, RequireSymbols: false } },
-      }),
-    );
+    await sdk.send(new UpdateUserPoolCommand({ UserPoolId: poolId, ...OPEN_POOL }));
     const { UserPool } = await sdk.send(new DescribeUserPoolCommand({ UserPoolId: poolId }));
     expect(UserPool).toMatchObject({
       AutoVerifiedAttributes: ['email'],
@@ -135,6 +149,7 @@ describe('UpdateUserPool and UpdateUserPoolClient', () => {
   });
 
   it('UpdateUserPoolClient replaces the settings (SRP turned on here), keeps the id', async () => {
+    const { poolId, clientId } = await ownPool();
     const { UserPoolClient } = await sdk.send(
       new UpdateUserPoolClientCommand({
         UserPoolId: poolId,
@@ -151,14 +166,6 @@ describe('UpdateUserPool and UpdateUserPoolClient', () => {
     await expect(
       sdk.send(new UpdateUserPoolClientCommand({ UserPoolId: poolId, ClientId: clientId, IdTokenValidity: 2, TokenValidityUnits: { IdToken: 'days' } })),
     ).rejects.toThrow(InvalidParameterException);
-    // Put the flows back for the rest of the file.
-    await sdk.send(
-      new UpdateUserPoolClientCommand({
-        UserPoolId: poolId,
-        ClientId: clientId,
-        ExplicitAuthFlows: ['ALLOW_USER_SRP_AUTH', 'ALLOW_USER_PASSWORD_AUTH', 'ALLOW_REFRESH_TOKEN_AUTH'],
-      }),
-    );
   });
 });
 
@@ -190,27 +197,29 @@ describe('SignUp → ConfirmSignUp → InitiateAuth', () => {
   });
 
   it('an unconfirmed user cannot sign in; a wrong code is CodeMismatchException; the right one confirms once', async () => {
-    await expect(passwordSignIn('carol', 'Carol-pass-12')).rejects.toThrow(UserNotConfirmedException);
-    const code = await codeFor('carol');
-    await expect(sdk.send(new ConfirmSignUpCommand({ ClientId: clientId, Username: 'carol', ConfirmationCode: wrongCode(code) }))).rejects.toThrow(
+    // A user of its own (signed up here, not by the test before it).
+    await sdk.send(new SignUpCommand({ ClientId: clientId, Username: 'cora', Password: 'Cora-pass-1234', UserAttributes: [{ Name: 'email', Value: 'cora@example.org' }] }));
+    await expect(passwordSignIn('cora', 'Cora-pass-1234')).rejects.toThrow(UserNotConfirmedException);
+    const code = await codeFor('cora');
+    await expect(sdk.send(new ConfirmSignUpCommand({ ClientId: clientId, Username: 'cora', ConfirmationCode: wrongCode(code) }))).rejects.toThrow(
       CodeMismatchException,
     );
-    await sdk.send(new ConfirmSignUpCommand({ ClientId: clientId, Username: 'carol', ConfirmationCode: code }));
-    await expect(sdk.send(new ConfirmSignUpCommand({ ClientId: clientId, Username: 'carol', ConfirmationCode: code }))).rejects.toThrow(
+    await sdk.send(new ConfirmSignUpCommand({ ClientId: clientId, Username: 'cora', ConfirmationCode: code }));
+    await expect(sdk.send(new ConfirmSignUpCommand({ ClientId: clientId, Username: 'cora', ConfirmationCode: code }))).rejects.toThrow(
       NotAuthorizedException,
     );
-    expect(await messages('carol')).toEqual([]);
+    expect(await messages('cora')).toEqual([]);
 
-    const user = await sdk.send(new AdminGetUserCommand({ UserPoolId: poolId, Username: 'carol' }));
+    const user = await sdk.send(new AdminGetUserCommand({ UserPoolId: poolId, Username: 'cora' }));
     expect(user.UserStatus).toBe('CONFIRMED');
     expect(user.UserAttributes).toContainEqual({ Name: 'email_verified', Value: 'true' });
-    expect(created).toContainEqual(expect.objectContaining({ poolId, username: 'carol', via: 'ConfirmSignUp', sub: user.UserAttributes!.find((a) => a.Name === 'sub')!.Value }));
+    expect(created).toContainEqual(expect.objectContaining({ poolId, username: 'cora', via: 'ConfirmSignUp', sub: user.UserAttributes!.find((a) => a.Name === 'sub')!.Value }));
 
-    const tokens = await passwordSignIn('carol', 'Carol-pass-12');
+    const tokens = await passwordSignIn('cora', 'Cora-pass-1234');
     const id = await verifyWithJwks(idp, poolId, tokens.AuthenticationResult!.IdToken!, { audience: clientId });
-    expect(id).toMatchObject({ 'cognito:username': 'carol', email: 'carol@example.org', email_verified: true });
+    expect(id).toMatchObject({ 'cognito:username': 'cora', email: 'cora@example.org', email_verified: true });
     // The verifier stored at SignUp serves SRP as well.
-    await verifyWithJwks(idp, poolId, await srpSignIn('carol', 'Carol-pass-12'), { audience: clientId });
+    await verifyWithJwks(idp, poolId, await srpSignIn('cora', 'Cora-pass-1234'), { audience: clientId });
   });
 
   it('an unknown name is CodeMismatchException, as a wrong code', async () => {

@@ -69,7 +69,9 @@ describe('CreateUserPool / DescribeUserPool', () => {
 
 describe('ListUserPools', () => {
   it('pages with MaxResults and NextToken', async () => {
-    for (let i = 0; i < 3; i++) await idp.ok('CreateUserPool', { PoolName: `page-${i}` });
+    // Six pools of its own (three pages of two), whatever other tests created before or after.
+    const created: string[] = [];
+    for (let i = 0; i < 6; i++) created.push((await idp.ok<{ UserPool: { Id: string } }>('CreateUserPool', { PoolName: `page-${i}` })).UserPool.Id);
     const all: string[] = [];
     let token: string | undefined;
     do {
@@ -83,6 +85,7 @@ describe('ListUserPools', () => {
     } while (token);
     expect(new Set(all).size).toBe(all.length);
     expect(all.length).toBeGreaterThanOrEqual(6);
+    expect(all).toEqual(expect.arrayContaining(created));
   });
 
   it('requires MaxResults and refuses a forged token', async () => {

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createPoolAndClient, PASSWORD, signIn, startIdp, type TestIdp } from './support/harness.js';
 
 let idp: TestIdp;
@@ -6,9 +6,23 @@ let poolId: string;
 let clientId: string;
 beforeAll(async () => {
   idp = await startIdp();
+});
+// A fresh pool for every test: each test creates the users it reads, so it passes alone and in
+// any order (vitest --sequence.shuffle).
+beforeEach(async () => {
   ({ poolId, clientId } = await createPoolAndClient(idp));
 });
 afterAll(() => idp.close());
+
+const ALICE = {
+  Username: 'alice',
+  TemporaryPassword: 'Temp-pass-1',
+  UserAttributes: [
+    { Name: 'email', Value: 'alice@example.org' },
+    { Name: 'custom:clearance', Value: 'S' },
+  ],
+};
+const createAlice = () => idp.ok<{ User: UserShape }>('AdminCreateUser', { UserPoolId: poolId, ...ALICE });
 
 interface UserShape {
   Username: string;
@@ -22,21 +36,14 @@ const attr = (list: { Name: string; Value: string }[] | undefined, name: string)
 
 describe('AdminCreateUser', () => {
   it('creates a user in FORCE_CHANGE_PASSWORD with a sub and attributes', async () => {
-    const { User } = await idp.ok<{ User: UserShape }>('AdminCreateUser', {
-      UserPoolId: poolId,
-      Username: 'alice',
-      TemporaryPassword: 'Temp-pass-1',
-      UserAttributes: [
-        { Name: 'email', Value: 'alice@example.org' },
-        { Name: 'custom:clearance', Value: 'S' },
-      ],
-    });
+    const { User } = await createAlice();
     expect(User).toMatchObject({ Username: 'alice', UserStatus: 'FORCE_CHANGE_PASSWORD', Enabled: true });
     expect(attr(User.Attributes, 'sub')).toMatch(/^[0-9a-f-]{36}$/);
     expect(attr(User.Attributes, 'custom:clearance')).toBe('S');
   });
 
   it('refuses a duplicate (case-insensitively), a weak temporary password and unknown attributes', async () => {
+    await createAlice();
     expect((await idp.call('AdminCreateUser', { UserPoolId: poolId, Username: 'ALICE' })).body).toEqual({
       __type: 'UsernameExistsException',
       message: 'User account already exists',
@@ -60,6 +67,7 @@ describe('AdminCreateUser', () => {
   });
 
   it('MessageAction RESEND returns the existing user, or UserNotFoundException', async () => {
+    await createAlice();
     const { User } = await idp.ok<{ User: UserShape }>('AdminCreateUser', { UserPoolId: poolId, Username: 'alice', MessageAction: 'RESEND' });
     expect(User.Username).toBe('alice');
     expect((await idp.call('AdminCreateUser', { UserPoolId: poolId, Username: 'ghost', MessageAction: 'RESEND' })).body.__type).toBe(
@@ -91,6 +99,7 @@ describe('AdminCreateUser', () => {
 
 describe('AdminGetUser / AdminUpdateUserAttributes / AdminDeleteUser', () => {
   it('reads the user with UserAttributes', async () => {
+    await createAlice();
     const user = await idp.ok<UserShape>('AdminGetUser', { UserPoolId: poolId, Username: 'Alice' });
     expect(user.Username).toBe('alice');
     expect(attr(user.UserAttributes, 'email')).toBe('alice@example.org');
@@ -101,6 +110,7 @@ describe('AdminGetUser / AdminUpdateUserAttributes / AdminDeleteUser', () => {
   });
 
   it('updates attributes; a new e-mail becomes unverified; immutable custom attributes stay', async () => {
+    await createAlice();
     await idp.ok('AdminUpdateUserAttributes', {
       UserPoolId: poolId,
       Username: 'alice',
@@ -151,6 +161,7 @@ describe('AdminSetUserPassword / AdminEnableUser / AdminDisableUser', () => {
   });
 
   it('disables and enables', async () => {
+    await idp.ok('AdminCreateUser', { UserPoolId: poolId, Username: 'carol' });
     await idp.ok('AdminDisableUser', { UserPoolId: poolId, Username: 'carol' });
     expect((await idp.ok<UserShape>('AdminGetUser', { UserPoolId: poolId, Username: 'carol' })).Enabled).toBe(false);
     await idp.ok('AdminEnableUser', { UserPoolId: poolId, Username: 'carol' });

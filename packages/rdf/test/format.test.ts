@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatFromContentType, formatFromExtension, RDF_FORMATS } from '../src/index.js';
+import { charsetOf, formatFromContentType, formatFromExtension, isUtf8Charset, mediaTypeEssence, RDF_FORMATS } from '../src/index.js';
 
 describe('formatFromContentType', () => {
   it.each([
@@ -44,5 +44,33 @@ describe('formatFromExtension', () => {
 
   it('lists the four formats', () => {
     expect(RDF_FORMATS).toHaveLength(4);
+  });
+});
+
+describe('mediaTypeEssence and charsetOf (the one reader of Content-Type headers)', () => {
+  it.each([
+    ['text/turtle', 'text/turtle'],
+    ['  Application/SPARQL-Query ; charset=UTF-8', 'application/sparql-query'],
+    ['application/x-www-form-urlencoded;charset=utf-8', 'application/x-www-form-urlencoded'],
+    ['', ''],
+    [undefined, ''],
+    [null, ''],
+  ])('essence of %j is %j', (header, essence) => {
+    expect(mediaTypeEssence(header)).toBe(essence);
+  });
+
+  it.each([
+    ['text/turtle; charset=utf-8', 'utf-8'],
+    ['text/turtle;CHARSET="ISO-8859-1"', 'ISO-8859-1'],
+    ['text/turtle; q=1; charset=utf8', 'utf8'],
+    ['text/turtle', undefined],
+    [undefined, undefined],
+  ])('charset of %j is %j', (header, charset) => {
+    expect(charsetOf(header)).toBe(charset);
+  });
+
+  it('UTF-8 is named utf-8 or utf8 in any case, nothing else', () => {
+    expect(['utf-8', 'UTF8', 'Utf-8'].map(isUtf8Charset)).toEqual([true, true, true]);
+    expect(['latin1', 'utf-16', 'utf_8', ''].map(isUtf8Charset)).toEqual([false, false, false, false]);
   });
 });

@@ -4,3 +4,4 @@ export { createErrorHandler, errorTable, fastifyStatus, reasonPhrase, ServiceErr
 export { createServiceApp, LOG_CENSOR, LOG_REDACT_PATHS, serviceLoggerOptions, type RequestSerializer, type ServiceAppOptions, type ServiceLogOptions } from './fastify.js';
 export { exitWith, hostUrl, parseOptions, parsePort, runService, UsageError, type ArgOptions, type Closeable, type ParsedOptions, type RunServiceOptions } from './main.js';
 export { REQUEST_ID_HEADER, requestIdOf, SAFE_REQUEST_ID, type RequestIdOptions } from './request-id.js';
+export { configureSqlite, type SqlitePragmas } from './sqlite.js';

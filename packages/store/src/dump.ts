@@ -15,9 +15,9 @@
  */
 import { keyToNTriples } from '@ianode/rdf';
 import type { KeyQuad, QuadStore } from './api.js';
+import { LABELS_GRAPH, LABELS_NAMESPACES } from './loader.js';
 
-export const LABELS_GRAPH = 'http://ndtp.co.uk/security#labels';
-const AUTHZ = 'http://ndtp.co.uk/security#';
+const AUTHZ = LABELS_NAMESPACES[0]!;
 
 /** A term or pattern that the labels graph cannot name: RDF-ABAC patterns hold IRIs and literals. */
 const hasBlank = (q: KeyQuad) => q.s.startsWith('_:') || q.o.startsWith('_:') || q.g.startsWith('_:');

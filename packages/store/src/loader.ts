@@ -16,7 +16,15 @@ import { StoreError } from './errors.js';
 import type { LabelTable } from './labels.js';
 import { NO_LABEL, type TxBuffer } from './transaction.js';
 
-const NAMESPACES = ['http://ndtp.co.uk/security#', 'http://telicent.io/security#'];
+/** The label vocabularies SPEC §3 accepts: ianode's and the reference's (RDF-ABAC) namespace. */
+export const LABELS_NAMESPACES: readonly string[] = ['http://ndtp.co.uk/security#', 'http://telicent.io/security#'];
+const NAMESPACES = LABELS_NAMESPACES;
+/** The labels graph ianode writes (dumps, messages): the first namespace's `labels`. Uploads read
+ * either namespace's. */
+export const LABELS_GRAPH = `${LABELS_NAMESPACES[0]}labels`;
+/** The HTTP header (and Kafka message header) that labels the quads of a write without a label of
+ * their own. Header names are case-insensitive; Node hands them over in lower case. */
+export const SECURITY_LABEL_HEADER = 'Security-Label';
 const LABEL_GRAPHS = new Set(NAMESPACES.map((ns) => '<' + ns + 'labels'));
 
 /** Whether a graph key names the labels graph (SPEC §3, either namespace): read by uploads, never

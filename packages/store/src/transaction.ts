@@ -83,14 +83,8 @@ export class TxBuffer implements WriteTransaction {
     readonly firstRow: number,
     private readonly writable?: ((label: string) => boolean) | undefined,
   ) {
-    // A predicate that throws means "may not write" (fail closed; a read would fail instead).
-    this.writableMask = writable === undefined ? undefined : new VisibilityMask(labels, (label) => {
-      try {
-        return writable(label) === true;
-      } catch {
-        return false;
-      }
-    });
+    // A predicate that throws fails the commit, as it fails a read (visibility.ts: the one policy).
+    this.writableMask = writable === undefined ? undefined : new VisibilityMask(labels, writable);
   }
 
   /** Whether the writer may change a quad labelled `id`. */

@@ -45,8 +45,9 @@ export class VisibilityMask {
       t.set(this.table);
       this.table = t;
     }
-    // A predicate that throws (say, an attribute hierarchy that cannot be fetched) fails the read:
-    // hiding the quads would give a partial answer that looks complete.
+    // The one policy for a label whose evaluation throws (say, an attribute hierarchy that cannot
+    // be fetched): the error propagates and fails the read or the write (nothing is stored).
+    // Hiding the quads instead would give a partial answer, or a write outcome, that looks complete.
     const ok = this.predicate(this.labels.text(id)) === true;
     this.table[id] = ok ? VISIBLE : HIDDEN;
     return ok;

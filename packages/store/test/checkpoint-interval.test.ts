@@ -7,7 +7,7 @@ import { readdir } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { openStore, type KeyQuad, type QuadStore, type StoreClock } from '@ianode/store';
 import { lines, quadsOf } from './support/quads.js';
-import { tempDirs } from './support/temp-dirs.js';
+import { tempDirs } from '@ianode/testkit';
 
 const tempDir = tempDirs('interval');
 

@@ -7,7 +7,7 @@ import { readdir, stat, truncate } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openStore, type KeyQuad } from '@ianode/store';
-import { tempDirs } from './support/temp-dirs.js';
+import { tempDirs } from '@ianode/testkit';
 
 const tempDir = tempDirs('commit-meta');
 

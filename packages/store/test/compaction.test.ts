@@ -7,8 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { openStore, type KeyQuad, type QuadStore, type StoreOptions, type WriteTransaction } from '@ianode/store';
 import { keyText, lines, quadsOf } from './support/quads.js';
-import { LABEL_POOL, Rng } from './support/random-data.js';
-import { tempDirs } from './support/temp-dirs.js';
+import { LABEL_POOL, Rng, tempDirs } from '@ianode/testkit';
 
 const tempDir = tempDirs('compaction');
 

@@ -8,7 +8,7 @@ import { namedNode } from '@ianode/rdf';
 import { openStore, type KeyQuad, type QuadStore } from '@ianode/store';
 import { LogFaults } from './support/faulty-log.js';
 import { lines, quadsOf } from './support/quads.js';
-import { tempDirs } from './support/temp-dirs.js';
+import { tempDirs } from '@ianode/testkit';
 
 const tempDir = tempDirs('rollback');
 

@@ -8,7 +8,7 @@ import { LabelSyntaxError } from '@ianode/abac';
 import type { IdQuad } from '@ianode/rdf';
 import { openStore, type KeyQuad, type QuadStore } from '@ianode/store';
 import { holds, lines, quadsOf } from './support/quads.js';
-import { tempDirs } from './support/temp-dirs.js';
+import { tempDirs } from '@ianode/testkit';
 
 const tempDir = tempDirs('snapshot');
 

@@ -11,7 +11,7 @@ import { AttributeSet, LabelEvaluator } from '@ianode/abac';
 import { namedNode, type LabelPredicate } from '@ianode/rdf';
 import { openStore, type KeyQuad, type LoadOptions, type QuadStore } from '@ianode/store';
 import { holds, lines, quadsOf } from './support/quads.js';
-import { ATTRIBUTE_POOL, HIERARCHIES } from './support/random-data.js';
+import { ATTRIBUTE_POOL, HIERARCHIES, SPEC_EXAMPLE_TRIG } from '@ianode/testkit';
 
 const NDTP = 'http://ndtp.co.uk/security#';
 const TELICENT = 'http://telicent.io/security#';
@@ -49,15 +49,7 @@ const trig = (text: string, label?: string): [string, LoadOptions] => [text, { f
 
 // ---- the reference example ----
 
-const EXAMPLE = `PREFIX authz: <http://ndtp.co.uk/security#>
-PREFIX : <http://example/>
-:person4321 :phone "0400 111 333" ; :empId 4321 .
-:person9876 :empId 9876 .
-GRAPH authz:labels {
-  [ authz:pattern ':person4321 :phone "0400 111 333"' ; authz:label "*" ] .
-  [ authz:pattern ':person9876 :empId 9876' ; authz:label "employee" ] .
-}
-`;
+const EXAMPLE = SPEC_EXAMPLE_TRIG;
 const PHONE = ex('person4321', 'phone', '"0400 111 333"');
 const EMP_4321 = ex('person4321', 'empId', `"4321"^^${XSD_INTEGER}`);
 const EMP_9876 = ex('person9876', 'empId', `"9876"^^${XSD_INTEGER}`);

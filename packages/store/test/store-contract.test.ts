@@ -4,9 +4,7 @@
  * (log replay, checkpoint + log, automatic checkpoints).
  */
 import { openStore, type QuadStore, type StoreOptions } from '@ianode/store';
-import { describeDatasetContract, type ContractInput } from './support/dataset-contract.js';
-import type { KeyQuad, LabelledKeyQuad } from './support/reference-dataset.js';
-import { tempDirs } from './support/temp-dirs.js';
+import { describeDatasetContract, type ContractInput, type KeyQuad, type LabelledKeyQuad, tempDirs } from '@ianode/testkit';
 
 const tempDir = tempDirs('store-contract');
 

@@ -76,12 +76,12 @@ GRAPH authz:labels { [ authz:pattern '<http://e/new> <http://e/p> "1"' ; authz:l
     expect(store.labelOf(OPEN)).toBeUndefined();
   });
 
-  it('a throwing predicate fails closed', async () => {
+  it('a throwing predicate fails the write closed: the commit is refused and nothing changes', async () => {
     const store = await seeded();
-    await store.transaction((tx) => {
+    await expect(store.transaction((tx) => {
       tx.delete(OPEN);
       tx.delete(SECRET);
-    }, { writable: () => { throw new Error('hierarchy unavailable'); } });
+    }, { writable: () => { throw new Error('hierarchy unavailable'); } })).rejects.toThrow('hierarchy unavailable');
     expect(store.labelOf(OPEN)).toBe('*');
     expect(store.labelOf(SECRET)).toBe('cleared');
   });

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { openStore, StoreError, type KeyQuad, type QuadStore } from '@ianode/store';
 import { LogFaults } from './support/faulty-log.js';
 import { lines, quadsOf } from './support/quads.js';
-import { tempDirs } from './support/temp-dirs.js';
+import { tempDirs } from '@ianode/testkit';
 
 const tempDir = tempDirs('faults');
 

@@ -1,6 +1,7 @@
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { configureSqlite } from '@ianode/service';
 import { MIGRATIONS } from './migrations.js';
 
 export type Db = Database.Database;
@@ -11,7 +12,7 @@ export const DATABASE_FILE = 'access.db';
 /**
  * Opens (creating if need be) the directory database in `dataDir`, or an in-memory one for
  * `':memory:'`. WAL journal, `synchronous=FULL` (an acknowledged change survives power loss),
- * foreign keys on, then any pending migrations, each in its own transaction.
+ * foreign keys on (@ianode/service `configureSqlite`, shared with the IdP), then any pending migrations, each in its own transaction.
  *
  * Files at rest: the folder is 0700 and the database 0600 (it names every user and their
  * attributes); an older folder or file with wider modes is tightened. SQLite gives its `-wal` and
@@ -25,10 +26,7 @@ export function openDatabase(dataDir: string): Db {
   }
   const db = new Database(file);
   try {
-    db.pragma('journal_mode = WAL');
-    db.pragma('synchronous = FULL');
-    db.pragma('foreign_keys = ON');
-    db.pragma('busy_timeout = 5000');
+    configureSqlite(db);
     migrate(db);
   } catch (error) {
     db.close();

@@ -15,9 +15,9 @@
  */
 import { readLabel } from '@ianode/abac';
 import { visibilityOf } from '../grant.js';
-import { parsePatch, type ParsedPatch } from '@ianode/rdf';
+import { mediaTypeEssence, parsePatch, type ParsedPatch } from '@ianode/rdf';
 import { parseUpdate, type ParsedUpdate } from '@ianode/sparql';
-import type { KeyQuad, PreparedLoad, WriteOutcome } from '@ianode/store';
+import { SECURITY_LABEL_HEADER, type KeyQuad, type PreparedLoad, type WriteOutcome } from '@ianode/store';
 import type { GraphServerConfig } from '../config.js';
 import { errorReply } from '../errors.js';
 import type { GraphTarget } from '../pool/graph-read.js';
@@ -32,7 +32,7 @@ import type { LogMessage } from './log.js';
 /** Message headers (names compared in lower case). */
 export const HEADER = {
   contentType: 'content-type',
-  label: 'security-label',
+  label: SECURITY_LABEL_HEADER.toLowerCase(),
   /** CQRS: the writer's id, name and grant (JSON), set by the replica that took the request. */
   writer: 'ianode-writer',
   /** CQRS: the replica that produced the message (it waits for the outcome). */
@@ -131,9 +131,6 @@ export function callerOfWriter(text: string, secure: boolean): Caller {
   };
 }
 
-function essence(contentType: string): string {
-  return contentType.split(';')[0]!.trim().toLowerCase();
-}
 
 /** Parse and check a message (no store access). Throws MalformedMessage with the reason. */
 export async function decodeMessage(ctx: ApplyContext, message: LogMessage): Promise<Decoded> {
@@ -155,7 +152,7 @@ async function decode(ctx: ApplyContext, message: LogMessage): Promise<Decoded> 
   const writer = headers.get(HEADER.writer);
   const caller = writer === undefined ? LOG_CALLER : callerOfWriter(writer, ctx.secure);
   const baseIRI = headers.get(HEADER.base) ?? ctx.baseIRI;
-  const type = essence(contentType);
+  const type = mediaTypeEssence(contentType);
   if (type === UPDATE_CONTENT_TYPE) {
     const using = headers.get(HEADER.using);
     const parsed = withProtocolDataset(parseUpdate(utf8(message.value), { baseIRI }), using === undefined ? undefined : usingOf(using));

@@ -29,6 +29,7 @@ import { errorReply, GraphServerError } from '../errors.js';
 import { checkQueryShape } from '../query-shape.js';
 import type { RouteContext } from './context.js';
 import { sendCompressible } from './respond.js';
+import { mediaTypeEssence } from '@ianode/rdf';
 
 const GRAPHQL_RESPONSE = 'application/graphql-response+json';
 
@@ -68,7 +69,7 @@ function paramsOf(request: FastifyRequest): GraphqlRequest {
     }
     return { query: single(q.query, 'query'), variables, operationName: single(q.operationName, 'operationName') };
   }
-  const essence = (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  const essence = mediaTypeEssence(request.headers['content-type']);
   if (essence !== 'application/json') {
     throw new GraphServerError('UNSUPPORTED_MEDIA_TYPE', `POST a GraphQL request as application/json {"query": ...}, not ${essence || 'a body without a content type'}`);
   }

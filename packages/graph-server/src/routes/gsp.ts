@@ -23,9 +23,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import {
-  formatFromContentType, formatFromExtension, namedNode, parseQuadKeys, termToKey, type RdfFormat,
-} from '@ianode/rdf';
+import { formatFromContentType, formatFromExtension, mediaTypeEssence, namedNode, parseQuadKeys, termToKey, type RdfFormat } from '@ianode/rdf';
 import type { UpdateOp } from '@ianode/sparql';
 import { isLabelsGraph } from '@ianode/store';
 import { tooLarge } from '../body.js';
@@ -57,7 +55,7 @@ interface BodyPart {
 function formatOf(contentType: string | undefined, fileName?: string): BodyPart['format'] | undefined {
   if (isJsonLd(contentType, fileName)) return 'jsonld';
   if (isRdfXml(contentType, fileName)) return 'rdfxml';
-  const essence = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+  const essence = mediaTypeEssence(contentType);
   const format = formatFromContentType(contentType) ?? (essence === 'text/trig' ? 'application/trig' : undefined);
   if (format !== undefined) return format;
   return fileName === undefined ? undefined : formatFromExtension(fileName);

@@ -15,7 +15,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { readLabel } from '@ianode/abac';
-import { parseQuads, termToKey, type Term } from '@ianode/rdf';
+import { mediaTypeEssence, parseQuads, termToKey, type Term } from '@ianode/rdf';
 import type { KeyQuad, SnapshotDataset } from '@ianode/store';
 import { GraphServerError } from '../errors.js';
 import { logWriter } from '../kafka/submit.js';
@@ -91,7 +91,7 @@ export function registerLabelAdmin(app: FastifyInstance, ctx: RouteContext): voi
     let from: string | undefined;
     let to: string | undefined;
     try {
-      const type = String(request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+      const type = mediaTypeEssence(request.headers['content-type']);
       if (type !== 'application/json') {
         closeAfterReply(reply);
         throw new GraphServerError('UNSUPPORTED_MEDIA_TYPE', `${where} takes application/json, not ${JSON.stringify(type)}`);

@@ -13,7 +13,7 @@
  *   `?default` as the reference's tests write it). Turtle by default.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { formatFromContentType, type RdfFormat } from '@ianode/rdf';
+import { formatFromContentType, mediaTypeEssence, type RdfFormat } from '@ianode/rdf';
 import { GraphServerError } from '../errors.js';
 import { acceptOf } from '../format-param.js';
 import { isJsonLd, jsonLdToNQuads } from '../jsonld.js';
@@ -57,7 +57,7 @@ export function registerLabelsAndShacl(app: FastifyInstance, ctx: RouteContext):
     ctx.security.require(request.caller!, 'read');
     const target = shaclTarget((request.query ?? {}) as Record<string, unknown>, ctx.baseIRI);
     const contentType = request.headers['content-type'];
-    const essence = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+    const essence = mediaTypeEssence(contentType);
     const jsonLd = isJsonLd(contentType);
     const rdfXml = isRdfXml(contentType);
     const format: RdfFormat | undefined = formatFromContentType(contentType) ?? (essence === 'text/trig' ? 'application/trig' : undefined);

@@ -9,7 +9,7 @@
  * writer lock; nothing is stored unless the whole patch is.
  */
 import type { FastifyInstance } from 'fastify';
-import { parsePatch, type ParsedPatch } from '@ianode/rdf';
+import { charsetOf, isUtf8Charset, mediaTypeEssence, parsePatch, type ParsedPatch } from '@ianode/rdf';
 import { strictUtf8, tooLarge } from '../body.js';
 import type { SpooledBody } from '../body-reader.js';
 import { GraphServerError } from '../errors.js';
@@ -25,13 +25,13 @@ const SUPPORTED = 'application/rdf-patch or text/rdf-patch (the text form of RDF
 /** 415 unless the Content-Type is the text form of RDF Patch (in UTF-8). */
 function checkContentType(contentType: string | undefined): void {
   if (contentType === undefined || contentType.trim() === '') throw new GraphServerError('BAD_REQUEST', `a patch needs a Content-Type: ${SUPPORTED}`);
-  const essence = contentType.split(';')[0]!.trim().toLowerCase();
+  const essence = mediaTypeEssence(contentType);
   if (essence === 'application/rdf-patch+thrift') {
     throw new GraphServerError('UNSUPPORTED_MEDIA_TYPE', `binary RDF Patch (application/rdf-patch+thrift) is not supported: send the text form as ${SUPPORTED}`);
   }
   if (!TEXT_TYPES.has(essence)) throw new GraphServerError('UNSUPPORTED_MEDIA_TYPE', `unsupported content type ${JSON.stringify(contentType)}: a patch is ${SUPPORTED}`);
-  const charset = /;\s*charset\s*=\s*"?([^";\s]+)"?/i.exec(contentType)?.[1];
-  if (charset !== undefined && !/^utf-?8$/i.test(charset)) throw new GraphServerError('UNSUPPORTED_MEDIA_TYPE', `RDF Patch is UTF-8, not ${charset}`);
+  const charset = charsetOf(contentType);
+  if (charset !== undefined && !isUtf8Charset(charset)) throw new GraphServerError('UNSUPPORTED_MEDIA_TYPE', `RDF Patch is UTF-8, not ${charset}`);
 }
 
 async function patchText(body: SpooledBody): Promise<string> {

@@ -25,6 +25,7 @@ import { acceptOf } from '../format-param.js';
 import { sendServiceDescription, type EndpointKind } from './service-description.js';
 import { applySparqlUpdate, audit, requestLabel, withProtocolDataset, writeCounts, type UpdateDataset, type WriteCounts } from '../writes.js';
 import { logWriter, submitUpdate } from '../kafka/submit.js';
+import { mediaTypeEssence } from '@ianode/rdf';
 
 interface Params {
   query?: string | undefined;
@@ -60,7 +61,7 @@ function paramsOf(request: FastifyRequest): Params {
   let directQuery: string | undefined;
   let directUpdate: string | undefined;
   if (request.method === 'POST') {
-    const essence = (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+    const essence = mediaTypeEssence(request.headers['content-type']);
     if (essence === 'application/x-www-form-urlencoded') form = request.body as Record<string, unknown>;
     else if (essence === 'application/sparql-query') directQuery = request.body as string;
     else if (essence === 'application/sparql-update') directUpdate = request.body as string;

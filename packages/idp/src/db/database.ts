@@ -1,12 +1,15 @@
 /**
  * The embedded database: SQLite through better-sqlite3, one file in the data folder, WAL mode
  * (readers never block the writer; another process such as `rotate-keys` may write meanwhile),
- * foreign keys on, migrations recorded in `schema_migrations`. better-sqlite3 is synchronous, so a
- * statement or a `tx` never interleaves with another request of this process.
+ * foreign keys on, `synchronous = FULL` (@ianode/service `configureSqlite`, shared with the access
+ * directory: an acknowledged change survives a power loss), migrations recorded in
+ * `schema_migrations`. better-sqlite3 is synchronous, so a statement or a `tx` never interleaves
+ * with another request of this process.
  */
 import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
+import { configureSqlite } from '@ianode/service';
 import { MIGRATIONS, type Migration } from './migrations.js';
 
 export type SqlValue = string | number | bigint | null | Buffer;
@@ -37,10 +40,7 @@ export function openDatabase(dataDir: string, migrations: readonly Migration[] =
       /* a file system without modes */
     }
   }
-  sqlite.pragma('journal_mode = WAL');
-  sqlite.pragma('synchronous = NORMAL');
-  sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma('busy_timeout = 5000');
+  configureSqlite(sqlite);
 
   const statements = new Map<string, BetterSqlite3.Statement>();
   const prepare = (sql: string): BetterSqlite3.Statement => {

@@ -8,27 +8,15 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { createLocalJWKSet, jwtVerify, type JWTPayload } from 'jose';
 import { createIdpServer, signRequestV4, type IdpConfig, type IdpServer } from '../../src/index.js';
+import { manualClock, type ManualClock } from '@ianode/testkit';
 
 export const TARGET = 'AWSCognitoIdentityProviderService';
 export const FAST_SCRYPT = { N: 1024, r: 8, p: 1 };
 export const PASSWORD = 'Correct-horse-1';
 
-export interface Clock {
-  t: number;
-  now(): number;
-  advance(ms: number): void;
-}
-
-export function createClock(start = Date.now()): Clock {
-  const clock: Clock = {
-    t: start,
-    now: () => clock.t,
-    advance: (ms) => {
-      clock.t += ms;
-    },
-  };
-  return clock;
-}
+/** The IdP's clock in tests: @ianode/testkit's manual clock, starting now unless told. */
+export type Clock = ManualClock;
+export const createClock = (start = Date.now()): Clock => manualClock(start);
 
 export interface ApiResponse<T = Record<string, unknown>> {
   status: number;

@@ -40,10 +40,28 @@ const EXTENSIONS: Readonly<Record<string, RdfFormat>> = {
 /** The format of a media type such as `text/turtle; charset=utf-8`, or undefined when it is not
  * one of ours. Case and parameters are ignored. */
 export function formatFromContentType(contentType: string | undefined | null): RdfFormat | undefined {
-  if (!contentType) return undefined;
+  return MEDIA_TYPES[mediaTypeEssence(contentType)];
+}
+
+/**
+ * The essence of a Content-Type header (`type/subtype`): parameters after `;` dropped, trimmed,
+ * lower case (media types are case-insensitive, RFC 9110 §8.3.1); '' when there is none. The one
+ * place the services and tools read a media type; a two-line split, so no library is needed.
+ */
+export function mediaTypeEssence(contentType: string | undefined | null): string {
+  if (!contentType) return '';
   const semi = contentType.indexOf(';');
-  const essence = (semi < 0 ? contentType : contentType.slice(0, semi)).trim().toLowerCase();
-  return MEDIA_TYPES[essence];
+  return (semi < 0 ? contentType : contentType.slice(0, semi)).trim().toLowerCase();
+}
+
+/** The `charset` parameter of a Content-Type header (quotes removed, case kept), or undefined. */
+export function charsetOf(contentType: string | undefined | null): string | undefined {
+  return /;\s*charset\s*=\s*"?([^";\s]+)"?/i.exec(contentType ?? '')?.[1];
+}
+
+/** Whether a charset names UTF-8 (`utf-8`, `utf8`, any case). */
+export function isUtf8Charset(charset: string): boolean {
+  return /^utf-?8$/i.test(charset);
 }
 
 /** The format of a file extension (`.ttl`, `ttl`) or file name (`data.nq`), or undefined. */

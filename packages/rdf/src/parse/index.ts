@@ -1,5 +1,5 @@
 export type { RdfFormat } from './format.js';
-export { RDF_FORMATS, formatFromContentType, formatFromExtension } from './format.js';
+export { RDF_FORMATS, charsetOf, formatFromContentType, formatFromExtension, isUtf8Charset, mediaTypeEssence } from './format.js';
 export type { ParseResult, QuadKeyParser, QuadKeyParserOptions, QuadKeySink } from './types.js';
 export { freshBlankNodePrefix } from './blank-node-prefix.js';
 export { createQuadKeyParser } from './quad-key-parser.js';

@@ -5,7 +5,7 @@
  * Text is buffered until a line end; complete lines are parsed straight from the buffer (sticky
  * regular expressions for the long runs inside IRIs and strings, `charCodeAt` for the rest), and
  * keys are cut out of it whenever no escape needs decoding: `<iri`, `"lexical"` and
- * `"lexical"@lang` are substrings of the source as written. About 3M triples/s (bench-parse.mjs).
+ * `"lexical"@lang` are substrings of the source as written. About 3M triples/s (bench/parse.mjs).
  */
 import { RdfSyntaxError } from '../errors.js';
 import { XSD_STRING } from '../terms.js';

@@ -3,7 +3,9 @@
  * dataset (§13), the deadline and the row budget.
  */
 import type { Dataset } from '@ianode/rdf';
+import type { Plan } from '../algebra/plan.js';
 import { SparqlError } from '../errors.js';
+import type { Batch } from './batch.js';
 import { ValueCache } from './numeric.js';
 import type { TermTable } from './term-table.js';
 
@@ -16,7 +18,14 @@ export interface Env {
 
 export const TOP_ENV: Env = { seed: undefined, graph: 0 };
 
+/** The evaluator's dispatch (engine/evaluate.ts): a plan operator's batches. The context carries
+ * it, so operators evaluate their inputs through `q.evaluate` instead of importing the dispatch
+ * that imports them (no import cycle between evaluate.ts and the operator files). */
+export type Evaluate = (plan: Plan, q: QueryContext, env: Env) => Iterable<Batch>;
+
 export interface ContextOptions {
+  /** The dispatch the operators call for their inputs (engine/evaluate.ts `evaluate`). */
+  evaluate: Evaluate;
   /** Slots per row: the query's variables plus the tag slot (the last). */
   width: number;
   defaultGraphs: number[];
@@ -43,6 +52,7 @@ export class QueryContext {
   readonly rowBudget: number;
   /** Prefix of blank node labels this query creates (unique per execution). */
   readonly bnodePrefix: string;
+  private readonly dispatch: Evaluate;
   private readonly deadline: number;
   private readonly clock: () => number;
   private readonly namedClause: number[] | undefined;
@@ -56,6 +66,7 @@ export class QueryContext {
     readonly terms: TermTable,
     options: ContextOptions,
   ) {
+    this.dispatch = options.evaluate;
     this.width = options.width;
     this.tagSlot = options.width - 1;
     this.defaultGraphs = options.defaultGraphs;
@@ -67,6 +78,11 @@ export class QueryContext {
     this.now = options.now;
     this.baseIRI = options.baseIRI;
     this.bnodePrefix = `q${(++queryCounter).toString(36)}x${Math.floor(Math.random() * 0xffffff).toString(36)}_`;
+  }
+
+  /** The batches of a plan operator under `env` (an operator's inputs, an EXISTS pattern). */
+  evaluate(plan: Plan, env: Env): Iterable<Batch> {
+    return this.dispatch(plan, this, env);
   }
 
   /** Literal values by id for the fast paths of filters, sorts and aggregates (numeric.ts). */

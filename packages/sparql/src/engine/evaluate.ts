@@ -1,5 +1,7 @@
 /**
- * The evaluator's dispatch: one function per plan operator, each a generator of batches.
+ * The evaluator's dispatch: one function per plan operator, each a generator of batches. The
+ * operators import nothing from here: they evaluate their inputs through the QueryContext, which
+ * execute.ts builds with this function (context.ts `Evaluate`).
  */
 import type { Plan } from '../algebra/plan.js';
 import { evalPath } from '../paths/evaluate.js';

@@ -11,6 +11,7 @@ import type { QueryPlan } from '../algebra/plan.js';
 import { printQueryPlan } from '../algebra/print.js';
 import { createStatistics, optimise } from '../optimise/index.js';
 import { QueryContext } from './context.js';
+import { evaluate } from './evaluate.js';
 import { ask, constructQuads, describeQuads, selectSolutions } from './forms.js';
 import { TermTable } from './term-table.js';
 import { guardIterable, guardStack } from '../errors.js';
@@ -42,6 +43,7 @@ export function executeAlgebra(dataset: Dataset, algebra: Algebra.Operation, opt
   const now = options.now ?? new Date();
   const context = (): QueryContext =>
     new QueryContext(dataset, terms, {
+      evaluate,
       // One slot past the query's variables: the row tag of tagged joins (engine/tagged.ts).
       width: plan.slotNames.length + 1,
       ...graphs,

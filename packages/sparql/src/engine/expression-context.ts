@@ -9,7 +9,6 @@ import type { PlanExpression } from '../algebra/plan.js';
 import { ExpressionError } from '../errors.js';
 import type { CompiledExpression, ExpressionContext } from '../expressions/api.js';
 import type { Env, QueryContext } from './context.js';
-import { evaluate } from './evaluate.js';
 import { compileExpression, effectiveBooleanValue } from './expression-library.js';
 
 const EMPTY = new Uint32Array(0);
@@ -83,7 +82,7 @@ export class RowContext implements ExpressionContext {
     if (plan === undefined) throw new TypeError('EXISTS pattern unknown to the plan');
     const seed = this.data.slice(this.base, this.base + this.q.width);
     seed[this.q.tagSlot] = 0; // a row inside a tagged join carries its tag: not a binding
-    for (const b of evaluate(plan, this.q, { seed, graph: this.env.graph })) if (b.length > 0) return true;
+    for (const b of this.q.evaluate(plan, { seed, graph: this.env.graph })) if (b.length > 0) return true;
     return false;
   }
 

@@ -8,7 +8,6 @@ import type { Plan, PlanExpression, PlanOf } from '../algebra/plan.js';
 import { seedable } from '../algebra/variables.js';
 import type { Batch } from './batch.js';
 import type { Env, QueryContext } from './context.js';
-import { evaluate } from './evaluate.js';
 import { valueComparison } from './numeric.js';
 import { taggedJoin } from './tagged.js';
 import { BnodeScope, bindExpression, test, valueOrError } from './expression-context.js';
@@ -18,9 +17,9 @@ export function evalFilter(plan: PlanOf<'filter'>, q: QueryContext, env: Env): I
   // FILTER (NOT) EXISTS { P } with P distributing over joins: a semi-join (anti-join) pipeline.
   if (e.expressionType === Algebra.expressionTypes.EXISTENCE) {
     const pattern = plan.expression.exists.get(e.input);
-    if (pattern !== undefined && seedable(pattern)) return taggedJoin(q, evaluate(plan.input, q, env), pattern, env, e.not ? 'notExists' : 'exists');
+    if (pattern !== undefined && seedable(pattern)) return taggedJoin(q, q.evaluate(plan.input, env), pattern, env, e.not ? 'notExists' : 'exists');
   }
-  return filterStream(q, evaluate(plan.input, q, env), plan.expression, env);
+  return filterStream(q, q.evaluate(plan.input, env), plan.expression, env);
 }
 
 /** The rows of `input` for which the expression holds (modifies the batches in place). */
@@ -65,7 +64,7 @@ export function* evalExtend(plan: PlanOf<'extend'>, q: QueryContext, env: Env): 
   // when the expression gives that same value (the join of the outer row with the BIND).
   const seed = env.seed;
   const checked = seed !== undefined && steps.some((st) => seed[st.slot] !== 0);
-  for (const b of evaluate(input, q, env)) {
+  for (const b of q.evaluate(input, env)) {
     q.tick();
     const d = b.data;
     let kept = 0;

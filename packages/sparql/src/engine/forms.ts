@@ -10,13 +10,12 @@ import type * as RDF from '@rdfjs/types';
 import type { PlanTerm, QueryPlan, TemplateTerm } from '../algebra/plan.js';
 import type { Solution } from '../api.js';
 import { TOP_ENV, type QueryContext } from './context.js';
-import { evaluate } from './evaluate.js';
 
 export function* selectSolutions(q: QueryContext, plan: QueryPlan & { form: 'select' }): Generator<Solution> {
   const W = q.width;
   const vars = plan.variables;
   let count = 0;
-  for (const b of evaluate(plan.root, q, TOP_ENV)) {
+  for (const b of q.evaluate(plan.root, TOP_ENV)) {
     q.tick();
     const d = b.data;
     for (let r = 0; r < b.length; r++) {
@@ -33,7 +32,7 @@ export function* selectSolutions(q: QueryContext, plan: QueryPlan & { form: 'sel
 }
 
 export function ask(q: QueryContext, plan: QueryPlan): boolean {
-  for (const b of evaluate(plan.root, q, TOP_ENV)) if (b.length > 0) return true;
+  for (const b of q.evaluate(plan.root, TOP_ENV)) if (b.length > 0) return true;
   return false;
 }
 
@@ -41,7 +40,7 @@ export function* constructQuads(q: QueryContext, plan: QueryPlan & { form: 'cons
   const W = q.width;
   const seen = new Set<string>();
   let solution = 0;
-  for (const b of evaluate(plan.root, q, TOP_ENV)) {
+  for (const b of q.evaluate(plan.root, TOP_ENV)) {
     q.tick();
     const d = b.data;
     for (let r = 0; r < b.length; r++) {
@@ -113,7 +112,7 @@ export function* describeQuads(q: QueryContext, plan: QueryPlan & { form: 'descr
   }
   for (const c of consts) yield* describe(c.id);
   if (slots.length === 0) return;
-  for (const b of evaluate(plan.root, q, TOP_ENV)) {
+  for (const b of q.evaluate(plan.root, TOP_ENV)) {
     for (let r = 0; r < b.length; r++) {
       for (const slot of slots) {
         const id = b.data[r * W + slot]!;

@@ -6,20 +6,19 @@
 import type { PlanOf } from '../algebra/plan.js';
 import type { Batch } from './batch.js';
 import type { Env, QueryContext } from './context.js';
-import { evaluate } from './evaluate.js';
 
 export function* evalGraph(plan: PlanOf<'graph'>, q: QueryContext, env: Env): Generator<Batch> {
   const W = q.width;
   const name = plan.name;
   if (name.kind === 'const') {
-    if (q.hasNamedGraph(name.id)) yield* evaluate(plan.input, q, { seed: env.seed, graph: name.id });
+    if (q.hasNamedGraph(name.id)) yield* q.evaluate(plan.input, { seed: env.seed, graph: name.id });
     return;
   }
   const slot = name.slot;
   const fixed = env.seed?.[slot] ?? 0;
   const graphs = fixed !== 0 ? (q.isNamed(fixed) ? [fixed] : []) : q.namedGraphs();
   for (const g of graphs) {
-    for (const b of evaluate(plan.input, q, { seed: env.seed, graph: g })) {
+    for (const b of q.evaluate(plan.input, { seed: env.seed, graph: g })) {
       q.tick();
       const d = b.data;
       let kept = 0;

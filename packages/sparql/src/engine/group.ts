@@ -10,7 +10,6 @@ import type { Aggregator } from '../expressions/api.js';
 import { idAggregate, type IdAggregate } from './aggregate-values.js';
 import { BATCH_ROWS, newBatch, type Batch } from './batch.js';
 import type { Env, QueryContext } from './context.js';
-import { evaluate } from './evaluate.js';
 import { bindExpression, valueOrError } from './expression-context.js';
 import { createAggregator } from './expression-library.js';
 import { allSlots, RowKeySet } from './row-set.js';
@@ -39,7 +38,7 @@ export function* evalGroup(plan: PlanOf<'group'>, q: QueryContext, env: Env): Ge
   const scratch = new Uint32Array(W + 1);
   const all = allSlots(W);
 
-  for (const b of evaluate(plan.input, q, env)) {
+  for (const b of q.evaluate(plan.input, env)) {
     q.tick();
     const d = b.data;
     for (let r = 0; r < b.length; r++) {

@@ -11,7 +11,6 @@ import { seedable, slotSets } from '../algebra/variables.js';
 import { appendMerged, BATCH_ROWS, compatible, newBatch, RowStore, type Batch } from './batch.js';
 import { bgpJoin } from './bgp.js';
 import type { Env, QueryContext } from './context.js';
-import { evaluate } from './evaluate.js';
 import { filterStream } from './filter-extend.js';
 import { hashKey } from './row-set.js';
 import { pathJoin } from '../paths/evaluate.js';
@@ -34,7 +33,7 @@ export function evalJoin(plan: PlanOf<'join'>, q: QueryContext, env: Env): Itera
   let { left, right } = plan;
   // Prefer the side that can take bindings on the right.
   if (!bindable(right) && bindable(left)) [left, right] = [right, left];
-  return joinInto(q, evaluate(left, q, env), left, right, env);
+  return joinInto(q, q.evaluate(left, env), left, right, env);
 }
 
 function bindable(p: Plan): boolean {
@@ -57,7 +56,7 @@ function* seededJoin(q: QueryContext, left: Iterable<Batch>, right: Plan, env: E
     q.tick();
     for (let r = 0; r < lb.length; r++) {
       const seed = rowSeed(q, lb.data, r * W, env);
-      for (const rb of evaluate(right, q, { seed, graph: env.graph })) {
+      for (const rb of q.evaluate(right, { seed, graph: env.graph })) {
         for (let i = 0; i < rb.length; i++) {
           if (!compatible(seed, 0, rb.data, i * W, W)) continue;
           if (out.length === BATCH_ROWS) {
@@ -125,7 +124,7 @@ export function sharedCertain(a: Plan, b: Plan): number[] {
 function* hashJoin(q: QueryContext, left: Iterable<Batch>, keys: number[], right: Plan, env: Env): Generator<Batch> {
   const W = q.width;
   // A seed may leave a key unbound in some left row: such rows scan the whole table.
-  const table = new HashedRows(q, keys, evaluate(right, q, env), 'a hash join');
+  const table = new HashedRows(q, keys, q.evaluate(right, env), 'a hash join');
   const rd = (): Uint32Array => table.rows.data;
   let out = newBatch(W);
   for (const lb of left) {

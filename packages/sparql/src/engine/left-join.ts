@@ -9,7 +9,6 @@ import type { Plan, PlanOf } from '../algebra/plan.js';
 import { BATCH_ROWS, appendRow, compatible, newBatch, type Batch } from './batch.js';
 import { patternStage } from './bgp.js';
 import type { Env, QueryContext } from './context.js';
-import { evaluate } from './evaluate.js';
 import { bindExpression, test, type RowContext } from './expression-context.js';
 import { HashedRows, seedable, sharedCertain } from './join.js';
 import { taggedJoin } from './tagged.js';
@@ -17,7 +16,7 @@ import type { CompiledExpression } from '../expressions/api.js';
 
 export function evalLeftJoin(plan: PlanOf<'leftJoin'>, q: QueryContext, env: Env): Iterable<Batch> {
   const { left, right, expression } = plan;
-  const input = evaluate(left, q, env);
+  const input = q.evaluate(left, env);
   if (right.type === 'bgp' && right.patterns.length === 1 && expression === undefined) {
     return patternStage(q, right.patterns[0]!, input, env, true);
   }
@@ -45,7 +44,7 @@ function emitMerged(out: Batch, l: Uint32Array, lBase: number, r: Uint32Array, r
 function* hashLeftJoin(q: QueryContext, input: Iterable<Batch>, left: Plan, right: Plan, env: Env, filter: Filter): Generator<Batch> {
   const W = q.width;
   const keys = sharedCertain(left, right);
-  const table = new HashedRows(q, keys, evaluate(right, q, env), 'an OPTIONAL');
+  const table = new HashedRows(q, keys, q.evaluate(right, env), 'an OPTIONAL');
   let out = newBatch(W);
   for (const lb of input) {
     q.tick();

@@ -4,7 +4,6 @@
 import type { PlanOf } from '../algebra/plan.js';
 import { BATCH_ROWS, compatible, newBatch, appendMerged, type Batch } from './batch.js';
 import type { Env, QueryContext } from './context.js';
-import { evaluate } from './evaluate.js';
 import { allSlots, RowKeySet } from './row-set.js';
 
 /** Clears every slot the projection drops (a sub-select's own variables leave its scope). */
@@ -12,7 +11,7 @@ export function* evalProject(plan: PlanOf<'project'>, q: QueryContext, env: Env)
   const W = q.width;
   const keep = new Set(plan.slots);
   const clear = allSlots(W).filter((s) => !keep.has(s));
-  for (const b of evaluate(plan.input, q, env)) {
+  for (const b of q.evaluate(plan.input, env)) {
     if (clear.length > 0) {
       const d = b.data;
       for (let r = 0; r < b.length; r++) {
@@ -40,7 +39,7 @@ export function evalReduced(plan: PlanOf<'reduced'>, q: QueryContext, env: Env):
  * every row, under the row budget). */
 function* dropRepeats(input: PlanOf<'distinct'>['input'], q: QueryContext, env: Env, seen: RowKeySet, window = Infinity): Generator<Batch> {
   const W = q.width;
-  for (const b of evaluate(input, q, env)) {
+  for (const b of q.evaluate(input, env)) {
     q.tick();
     const d = b.data;
     let kept = 0;
@@ -63,7 +62,7 @@ export function* evalSlice(plan: PlanOf<'slice'>, q: QueryContext, env: Env): Ge
   let skip = plan.offset;
   let left = plan.limit ?? Infinity;
   if (left <= 0) return;
-  for (const b of evaluate(plan.input, q, env)) {
+  for (const b of q.evaluate(plan.input, env)) {
     let start = 0;
     if (skip > 0) {
       start = Math.min(skip, b.length);

@@ -7,7 +7,6 @@ import type { Term } from '@ianode/rdf';
 import type { PlanOf } from '../algebra/plan.js';
 import { BATCH_ROWS, newBatch, RowStore, type Batch } from './batch.js';
 import type { Env, QueryContext } from './context.js';
-import { evaluate } from './evaluate.js';
 import { bindExpression, valueOrError } from './expression-context.js';
 import { NONE, orderOf } from './numeric.js';
 
@@ -81,7 +80,7 @@ export function* evalOrderBy(plan: PlanOf<'orderBy'>, q: QueryContext, env: Env)
   };
   const heap: number[] = [];
   let arrived = 0;
-  for (const b of evaluate(plan.input, q, env)) {
+  for (const b of q.evaluate(plan.input, env)) {
     q.tick();
     const d = b.data;
     for (let r = 0; r < b.length; r++) {

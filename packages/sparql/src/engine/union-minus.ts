@@ -6,12 +6,11 @@ import type { PlanOf } from '../algebra/plan.js';
 import { slotSets } from '../algebra/variables.js';
 import type { Batch } from './batch.js';
 import type { Env, QueryContext } from './context.js';
-import { evaluate } from './evaluate.js';
 import { HashedRows, sharedCertain } from './join.js';
 
 export function* evalUnion(plan: PlanOf<'union'>, q: QueryContext, env: Env): Generator<Batch> {
-  yield* evaluate(plan.left, q, env);
-  yield* evaluate(plan.right, q, env);
+  yield* q.evaluate(plan.left, env);
+  yield* q.evaluate(plan.right, env);
 }
 
 export function* evalMinus(plan: PlanOf<'minus'>, q: QueryContext, env: Env): Generator<Batch> {
@@ -22,14 +21,14 @@ export function* evalMinus(plan: PlanOf<'minus'>, q: QueryContext, env: Env): Ge
   const seed = env.seed;
   const shared = [...slotSets(plan.right).possible].filter((s) => lp.has(s) && (seed === undefined || seed[s] === 0));
   if (shared.length === 0) {
-    yield* evaluate(plan.left, q, env);
+    yield* q.evaluate(plan.left, env);
     return;
   }
   const keys = sharedCertain(plan.left, plan.right);
   let table: HashedRows | undefined;
-  for (const b of evaluate(plan.left, q, env)) {
+  for (const b of q.evaluate(plan.left, env)) {
     q.tick();
-    table ??= new HashedRows(q, keys, evaluate(plan.right, q, env), 'a MINUS');
+    table ??= new HashedRows(q, keys, q.evaluate(plan.right, env), 'a MINUS');
     if (table.rows.length === 0) {
       yield b;
       continue;

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore, type QuadStore } from '@ianode/store';
+import { tickingClock } from '@ianode/testkit';
 import { executeQuery } from '../../src/engine/execute.js';
 import { SparqlError } from '../../src/errors.js';
 import { PREFIXES, storeWith } from './support.js';
@@ -32,12 +33,9 @@ function codeOf(f: () => unknown): string | undefined {
 
 const CROSS = 'SELECT * { ?a :k ?x . ?b :k ?y . ?c :k ?z }'; // 8e9 rows
 
-/** A fake clock: each reading advances it by one "millisecond", so a deadline of n is passed at
- * the (n + 2)th reading whatever the machine's load. */
-function ticking(): { clock: () => number; readings: () => number } {
-  let t = 0;
-  return { clock: () => t++, readings: () => t };
-}
+/** The fake clock of @ianode/testkit: each reading advances it by one "millisecond", so a deadline
+ * of n is passed after n readings however loaded the machine is. */
+const ticking = () => tickingClock();
 
 describe('deadline', () => {
   it('stops a long cross product at the first check after the deadline', () => {

@@ -40,7 +40,7 @@ import oxigraph from 'oxigraph';
 import { termToKey, type Term } from '@ianode/rdf';
 import { openStore, type QuadStore } from '@ianode/store';
 import { executeQuery } from '../../src/engine/execute.js';
-import { mulberry32 } from '../support/random.js';
+import { mulberry32 } from '@ianode/testkit';
 
 
 const E = 'http://e/';

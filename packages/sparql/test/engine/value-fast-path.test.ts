@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { QuadStore } from '@ianode/store';
 import { compareOf, DATE_TIME, EXACT, newKeyValue, NO_TZ, NUMERIC, readKey, SCALED, valueFastPath } from '../../src/engine/numeric.js';
 import { select, selectOrdered, storeWith } from './support.js';
-import { mulberry32 as random } from '../support/random.js';
+import { mulberry32 as random } from '@ianode/testkit';
 
 const XSD = 'http://www.w3.org/2001/XMLSchema#';
 

@@ -4,14 +4,14 @@
  * chunks of about CHUNK_SIZE characters.
  */
 import { describe, expect, it } from 'vitest';
-import { blankNode, defaultGraph, literal, namedNode, quad, RDF_LANG_STRING, XSD, XSD_STRING, type Quad, type Term } from '@ianode/rdf';
+import { blankNode, defaultGraph, literal, namedNode, quad, RDF_LANG_STRING, XSD, XSD_STRING, type BlankNode, type NamedNode, type Quad, type Term } from '@ianode/rdf';
 import type { QueryResult, Solution } from '../../src/api.js';
 import {
   CHUNK_SIZE, N_QUADS, N_TRIPLES, resultChunks, SPARQL_RESULTS_CSV, SPARQL_RESULTS_JSON, SPARQL_RESULTS_TSV, SPARQL_RESULTS_XML, type BindingsResult,
 } from '../../src/results/index.js';
 import { memoTermText } from '../../src/results/text-buffer.js';
 import { legacyCsv, legacyJson, legacyLines, legacyTsv, legacyXml } from './legacy-writers.js';
-import { mulberry32 } from '../support/random.js';
+import { mulberry32 } from '@ianode/testkit';
 
 const FORMATS: ReadonlyArray<[string, (r: BindingsResult) => Generator<string>]> = [
   [SPARQL_RESULTS_JSON, legacyJson],
@@ -146,7 +146,7 @@ describe('buffered writers write the bytes the per-solution writers wrote', () =
  * named graphs with probability `named`. */
 function randomQuads(seed: number, n: number, named: number): Quad[] {
   const random = mulberry32(seed);
-  const subject = (): Quad['subject'] => (random() < 0.3 ? blankNode(LABELS[Math.floor(random() * LABELS.length)]!) : namedNode('http://example.org/' + randomText(random)));
+  const subject = (): NamedNode | BlankNode => (random() < 0.3 ? blankNode(LABELS[Math.floor(random() * LABELS.length)]!) : namedNode('http://example.org/' + randomText(random)));
   const subjects = Array.from({ length: 10 }, subject);
   const predicates = Array.from({ length: 5 }, () => namedNode('http://example.org/p/' + randomText(random)));
   const objects = Array.from({ length: 20 }, () => randomTerm(random));

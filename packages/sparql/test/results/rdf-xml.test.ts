@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { blankNode, literal, namedNode, quad, RDF_NS, type Quad } from '@ianode/rdf';
 import { nodeId, RdfXmlError, rdfXmlChunks, splitPredicate } from '../../src/results/rdf-xml.js';
 import { negotiateResultType, serialiseResultToString } from '../../src/index.js';
-import { mulberry32 } from '../support/random.js';
+import { mulberry32 } from '@ianode/testkit';
 
 const XSD = 'http://www.w3.org/2001/XMLSchema#';
 

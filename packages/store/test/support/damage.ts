@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { openStore, type KeyQuad, type QuadStore, type StoreOptions } from '@ianode/store';
-import { Rng } from './random-data.js';
+import { Rng } from '@ianode/testkit';
 
 const dirs: string[] = [];
 export async function tempDir(prefix = 'ianode-integrity-'): Promise<string> {

@@ -1,6 +1,6 @@
 /** Small helpers for tests that state expected quads by hand, in term keys. */
 import { keyToTerm, type Dataset, type QuadPattern } from '@ianode/rdf';
-import type { KeyQuad } from './reference-dataset.js';
+import type { KeyQuad } from '@ianode/testkit';
 
 /** A quad as one readable line: `s p o g` in term keys (g '' = default graph). */
 export function keyText(q: KeyQuad): string {

@@ -1,6 +1,6 @@
 /**
  * Random labelled data, labels and users for the ABAC differential test. Everything is drawn from
- * a seeded PRNG (the store suites' `Rng`), so a seed reproduces a case exactly.
+ * a seeded PRNG (`Rng` of @ianode/testkit), so a seed reproduces a case exactly.
  *
  * The vocabulary is deliberately small so that joins, paths and groups hit: a dozen nodes, four
  * predicates (`:sub` mostly forms a chain n0 -> n1 -> ... for paths), a handful of literals
@@ -8,7 +8,7 @@
  * isomorphism), two common named graphs, a rare third one, and the default graph.
  */
 import { AttributeSet, Hierarchy, compileLabel, createHierarchySource, type HierarchySource } from '@ianode/abac';
-import { Rng } from '../../../../store/test/support/random-data.js';
+import { Rng } from '@ianode/testkit';
 
 export { Rng };
 

@@ -4,28 +4,19 @@
  * string, and UTF-8 bytes through parseQuadKeyStream) against N3.js on 1M generated triples
  * (fixed seed), checking that each run returns every triple. Prints medians of 5 rounds.
  *
- *   npx tsc -b packages/rdf && node packages/rdf/bench-parse.mjs [triples]
+ *   npm run bench:parse [-- triples]      (or: npx tsc -b packages/rdf && node bench/parse.mjs [triples])
  */
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { Parser } from 'n3';
-import { createQuadKeyParser, parseQuadKeyStream, parseQuadKeys } from './dist/index.js';
+import { createQuadKeyParser, parseQuadKeyStream, parseQuadKeys } from '@ianode/rdf';
+import { mulberry32 } from './lib/random.mjs';
 
 const N = Number(process.argv[2] ?? 1_000_000);
 const CHUNK = 64 * 1024;
 
-/** mulberry32: a small seeded PRNG, so every run parses the same document. */
-function rng(seed) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function generate(n) {
-  const random = rng(42);
+  const random = mulberry32(42); // a fixed seed: every run parses the same document
   const lines = [];
   const XSD = 'http://www.w3.org/2001/XMLSchema#';
   for (let i = 0; i < n; i++) {

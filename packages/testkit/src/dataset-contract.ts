@@ -16,7 +16,8 @@ import {
   type QuadPattern,
 } from '@ianode/rdf';
 import { buildReference, type KeyQuad, type LabelledKeyQuad, type ReferenceDataset } from './reference-dataset.js';
-import { Rng, randomQuads, randomUserVisibility, randomVisibility, type Visibility } from './random-data.js';
+import { randomQuads, randomUserVisibility, randomVisibility, type Visibility } from './random-data.js';
+import { Rng } from './random.js';
 
 export interface ContractInput {
   /** Quads in the order they are added; `label` undefined = the default label. */
@@ -30,6 +31,15 @@ export interface DatasetUnderTest {
 }
 
 export type MakeDataset = (input: ContractInput) => Promise<DatasetUnderTest>;
+
+export interface ContractOptions {
+  /**
+   * Whether the dataset can be narrowed with `view(visible)` (default true). A dataset without
+   * labels (the update overlay, built over an already narrowed view) must refuse instead: the
+   * suite then checks that `view` throws a TypeError rather than returning unfiltered data.
+   */
+  views?: boolean;
+}
 
 const CASES = [
   { seed: 1, size: 0, defaultLabel: '!' },
@@ -55,7 +65,8 @@ interface Guard {
   visible: LabelPredicate;
 }
 
-export function describeDatasetContract(name: string, make: MakeDataset): void {
+export function describeDatasetContract(name: string, make: MakeDataset, options: ContractOptions = {}): void {
+  const views = options.views ?? true;
   describe(name, () => {
     for (const { seed, size, defaultLabel } of CASES) {
       describe(`seed ${seed}: ${size} quads, default label ${defaultLabel}`, () => {
@@ -101,6 +112,15 @@ export function describeDatasetContract(name: string, make: MakeDataset): void {
         it('lists the named graphs that hold quads', () => {
           checkGraphs(ctx, dataset(), ref);
         });
+
+        if (!views) {
+          it('refuses to be narrowed (it holds no labels): view() throws, never returns unfiltered data', () => {
+            for (const v of visibilities(seed, defaultLabel)) {
+              expect(() => dataset().view(v.visible), `${ctx} view(${v.name})`).toThrow(TypeError);
+            }
+          });
+          return;
+        }
 
         it('views agree with the reference and never yield a hidden quad', () => {
           for (const v of visibilities(seed, defaultLabel)) {

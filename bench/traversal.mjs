@@ -6,13 +6,13 @@
 // view is timed in the same run as a peer, and every GraphQL answer is checked against it (the
 // number of level-3 literal values must equal the SPARQL row count).
 //
-//   npm run build && node packages/graphql/bench/traversal.mjs   [BENCH_TRIPLES=100000 BENCH_PRODUCTS=200]
+//   npm run bench:traversal   (or: npm run build && node bench/traversal.mjs)   [BENCH_TRIPLES=100000 BENCH_PRODUCTS=200]
 /* global performance */
 import os from 'node:os';
 import { openStore } from '@ianode/store';
 import { executeQuery } from '@ianode/sparql';
 import { executeGraphql } from '@ianode/graphql';
-import { bsbmChunks } from '../../../bench/lib/bsbm.mjs';
+import { bsbmChunks } from './lib/bsbm.mjs';
 
 const triples = Number(process.env.BENCH_TRIPLES ?? 100_000);
 const productCount = Number(process.env.BENCH_PRODUCTS ?? 200);

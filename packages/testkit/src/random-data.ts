@@ -5,42 +5,9 @@
 import { AttributeSet, Hierarchy, LabelEvaluator, createHierarchySource } from '@ianode/abac';
 import type { LabelPredicate } from '@ianode/rdf';
 import type { LabelledKeyQuad } from './reference-dataset.js';
+import { Rng } from './random.js';
 
 const XSD = 'http://www.w3.org/2001/XMLSchema#';
-
-/** mulberry32: a small, fast, well-mixed 32-bit PRNG. */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-export class Rng {
-  private readonly next: () => number;
-  constructor(readonly seed: number) {
-    this.next = mulberry32(seed);
-  }
-  /** An integer in [0, n). */
-  int(n: number): number {
-    return Math.floor(this.next() * n);
-  }
-  chance(p: number): boolean {
-    return this.next() < p;
-  }
-  pick<T>(items: readonly T[]): T {
-    if (items.length === 0) throw new RangeError('pick from an empty list');
-    return items[this.int(items.length)]!;
-  }
-  /** Each item kept with probability p, order kept. */
-  subset<T>(items: readonly T[], p = 0.5): T[] {
-    return items.filter(() => this.chance(p));
-  }
-}
 
 /** Label texts the random data draws from: all valid in the SPEC §3 grammar. */
 export const LABEL_POOL: readonly string[] = [
