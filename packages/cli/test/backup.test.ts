@@ -6,6 +6,7 @@
  * for three users; and `ianode backup --server URL --dataset NAME --wait` against a real Fastify
  * app with the backup routes, listening on a port of its own.
  */
+import { DataFactory } from 'n3';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -103,7 +104,7 @@ describe('a backup during concurrent writes', () => {
     await writer;
 
     expect(duringBackup, 'writes committed while the backup was written').toBeGreaterThan(0);
-    expect(result.txId).toBe(snapshot.state.txId);
+    expect(result.txId).toBe((snapshot as unknown as { state: { txId: number } }).state.txId);
     const k = commits.filter((txId) => txId <= result.txId).length;
     expect(k).toBeGreaterThan(0);
     expect(k).toBeLessThan(commits.length - 1);
@@ -116,7 +117,7 @@ describe('a backup during concurrent writes', () => {
     try {
       // Whole pairs 1..k, nothing after: the state of one commit.
       const numbers = (p: string) =>
-        [...restored.snapshot().match({ p: restored.lookup({ termType: 'NamedNode', value: `http://ex/${p}` }) ?? -1 })].length;
+        [...restored.snapshot().match({ p: restored.lookup(DataFactory.namedNode(`http://ex/${p}`)) ?? -1 })].length;
       expect(numbers('first')).toBe(k);
       expect(numbers('second')).toBe(k);
       const pairs = executeQuery(restored.snapshot(), 'SELECT ?s WHERE { ?s <http://ex/first> ?n . ?s <http://ex/second> ?n }');

@@ -61,7 +61,7 @@ async function ianode(argv: string[], env: NodeJS.ProcessEnv): Promise<{ code: n
   };
   const actions: Actions = {
     up: unused, service: unused, load: unused, query: unused, token: unused, storeVerify: unused, storeRecover: unused,
-    kafkaSend: unused, kafkaStatus: unused, dump: unused, loadOffline: unused, restore: unused, compact: unused,
+    kafkaSend: unused, kafkaStatus: unused, backup: unused, dump: unused, loadOffline: unused, restore: unused, compact: unused,
     queryOffline: unused, updateOffline: unused,
     labelsStats: (opts) => labelsStats(opts, out),
     labelsQuads: (opts) => labelsQuads(opts, out),

@@ -133,8 +133,8 @@ export interface SecurityConfig {
    * `aud`, an access token's `client_id`. Required in secure mode.
    */
   clientIds?: string[] | undefined;
-  /** Older single-client form (`TOKEN_AUDIENCE`); merged into `clientIds`. */
-  audience?: string | undefined;
+  /** Older name of `clientIds` (`TOKEN_AUDIENCE`, comma-separated as in the access service); merged into `clientIds`. */
+  audience?: string | string[] | undefined;
   /** Accept Cognito access tokens (`token_use: access`) as well as ID tokens (default false). */
   acceptAccessTokens?: boolean | undefined;
   /**
@@ -226,7 +226,7 @@ export interface CorsConfig {
 export const DEFAULT_PORT = 3030;
 
 /** A partial configuration as a file or a caller gives it. */
-export type DatasetConfigInput = Partial<Omit<DatasetConfig, 'kafka'>> & { permissions?: Partial<Record<Operation, string>>; labels?: Partial<LabelsConfig>; kafka?: unknown };
+export type DatasetConfigInput = Partial<Omit<DatasetConfig, 'kafka' | 'permissions' | 'labels'>> & { permissions?: Partial<Record<Operation, string>>; labels?: Partial<LabelsConfig>; kafka?: unknown };
 
 export interface GraphServerConfigInput {
   /** One dataset (the usual form)… */
@@ -470,7 +470,7 @@ export function securityFromEnv(env: Env = process.env): Partial<SecurityConfig>
     attributeHierarchyUrl: envWithAlias(env, 'ATTRIBUTE_HIERARCHY_URL'),
     userClaims: envList(env, 'USER_CLAIMS'),
     groupsClaim: get('GROUPS_KEY'),
-    audience: get('TOKEN_AUDIENCE'),
+    audience: envList(env, 'TOKEN_AUDIENCE'),
     clientIds: envList(env, 'TOKEN_CLIENT_IDS'),
     acceptAccessTokens: envFlag(env, 'ACCEPT_ACCESS_TOKENS'),
     revocationUrl: get('REVOCATION_URL'),

@@ -98,7 +98,8 @@ export function createSecurity(options: SecurityOptions): Security {
   if (security.userAttributesUrl === undefined || security.userAttributesUrl === '') {
     throw new TypeError('secure mode (JWKS_URL set) needs USER_ATTRIBUTES_URL: the access service that resolves callers to attributes');
   }
-  const clientIds = [...(security.clientIds ?? []), ...(security.audience ? [security.audience] : [])];
+  const audience = security.audience === undefined ? [] : Array.isArray(security.audience) ? security.audience : [security.audience];
+  const clientIds = [...(security.clientIds ?? []), ...audience.filter((id) => id !== '')];
   if (clientIds.length === 0) {
     throw new TypeError(
       'secure mode needs the app client ids whose tokens are accepted: set TOKEN_CLIENT_IDS (comma-separated) or security.clientIds in the configuration',

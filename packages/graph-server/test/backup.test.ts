@@ -61,7 +61,7 @@ function fakeTimers() {
     timers,
     armed,
     fire() {
-      const [[id, t]] = [...armed];
+      const [id, t] = [...armed][0]!;
       armed.delete(id);
       t.callback();
     },

@@ -84,7 +84,7 @@ export async function sign(
   claims: Record<string, unknown>,
   options: { expiresIn?: string | number; notBefore?: string | number; issuer?: string; kid?: string } = {},
 ): Promise<string> {
-  const subject = claims.sub ?? claims.email ?? 'subject-1';
+  const subject = String(claims.sub ?? claims.email ?? 'subject-1');
   let jwt = new SignJWT({ token_use: 'id', aud: CLIENT, ...claims, sub: subject })
     .setProtectedHeader({ alg: 'RS256', kid: options.kid ?? key.kid })
     .setIssuedAt()

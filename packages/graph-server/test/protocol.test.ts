@@ -82,7 +82,7 @@ describe('update dataset: using-graph-uri / using-named-graph-uri', () => {
     ['WITH', 'WITH <http://d/1> INSERT { ?s <http://p> 1 } WHERE { ?s ?p ?o }'],
     ['USING', 'INSERT { ?s <http://p> 1 } USING <http://d/1> WHERE { ?s ?p ?o }'],
     ['USING NAMED', 'INSERT { ?s <http://p> 1 } USING NAMED <http://d/1> WHERE { GRAPH ?g { ?s ?p ?o } }'],
-  ]) {
+  ] as const) {
     it(`${clause} in the update together with the parameters: 400, nothing written`, async () => {
       const before = await quadCount();
       const r = await update(`INSERT DATA { <http://x> <http://y> 1 } ; ${text}`, `?using-named-graph-uri=${encodeURIComponent('http://d/2')}`);

@@ -125,7 +125,7 @@ describe('tokens (SPEC §2)', () => {
       body: '<http://example/x> <http://example/y> "z" .',
     });
     expect(response.status).toBe(403);
-    expect((await response.json()).message).toContain('write');
+    expect(((await response.json()) as { message: string }).message).toContain('write');
     expect(server.store.stats().quads).toBe(before);
   });
 

@@ -92,7 +92,7 @@ function srpSignIn(username: string, password: string): Promise<string> {
 
 /** What UpdateUserPool sets in its test; the shared pool is created so. */
 const OPEN_POOL = {
-  AutoVerifiedAttributes: ['email'],
+  AutoVerifiedAttributes: ['email' as const],
   AdminCreateUserConfig: { AllowAdminCreateUserOnly: false },
   Policies: { PasswordPolicy: { MinimumLength: 10, RequireUppercase: true, RequireLowercase: true, RequireNumbers: true, RequireSymbols: false } },
 };
@@ -141,7 +141,7 @@ describe('UpdateUserPool and UpdateUserPoolClient', () => {
     await sdk.send(new UpdateUserPoolCommand({ UserPoolId: poolId, ...OPEN_POOL }));
     const { UserPool } = await sdk.send(new DescribeUserPoolCommand({ UserPoolId: poolId }));
     expect(UserPool).toMatchObject({
-      AutoVerifiedAttributes: ['email'],
+      AutoVerifiedAttributes: ['email' as const],
       AdminCreateUserConfig: { AllowAdminCreateUserOnly: false },
       Policies: { PasswordPolicy: { MinimumLength: 10, RequireSymbols: false } },
     });
