@@ -129,16 +129,20 @@ export interface BackupFile {
   gzip: boolean;
 }
 
-/** The backups in `dir` (of `dataset` when given), the newest first; none when `dir` is absent.
- * Other files (temporary ones of a backup under way among them) are not listed. */
-export async function listBackups(dir: string, dataset?: string): Promise<BackupFile[]> {
-  let names: string[];
+/** The file names in `dir`; none when it does not exist (yet: it is made by the first backup). */
+async function namesIn(dir: string): Promise<string[]> {
   try {
-    names = await readdir(dir);
+    return await readdir(dir);
   } catch (error) {
     if ((error as { code?: string }).code === 'ENOENT') return [];
     throw error;
   }
+}
+
+/** The backups in `dir` (of `dataset` when given), the newest first; none when `dir` is absent.
+ * Other files (temporary ones of a backup under way among them) are not listed. */
+export async function listBackups(dir: string, dataset?: string): Promise<BackupFile[]> {
+  const names = await namesIn(dir);
   const out: BackupFile[] = [];
   for (const file of names) {
     const parsed = parseBackupFileName(file);
@@ -159,13 +163,7 @@ export async function listBackups(dir: string, dataset?: string): Promise<Backup
 /** Removes the temporary files of `dataset`'s backups in `dir` (a process that stopped while
  * writing one leaves it); returns their names. Only call it while no backup of `dataset` runs. */
 export async function removeLeftovers(dir: string, dataset: string): Promise<string[]> {
-  let names: string[];
-  try {
-    names = await readdir(dir);
-  } catch (error) {
-    if ((error as { code?: string }).code === 'ENOENT') return [];
-    throw error;
-  }
+  const names = await namesIn(dir);
   const leftovers = names.filter((f) => f.startsWith('.') && f.endsWith('.tmp') && parseBackupFileName(f.slice(1).replace(/\.[0-9a-f]{12}\.tmp$/, ''))?.dataset === dataset);
   for (const f of leftovers) await unlink(path.join(dir, f)).catch(() => undefined);
   return leftovers;
