@@ -195,6 +195,21 @@ if (!haveChromium && !inCi) {
       expect(has(adminRows, '0400 111 333')).toBe(true);
       expect(adminRows.length).toBeGreaterThan(userRows.length);
 
+      // "View as": the administrator picks the user from the directory and gets the user's rows,
+      // exactly (the graph server looks the user's attributes up and audits the read).
+      await admin.goto(`${base}/#/sparql`);
+      await admin.waitForSelector('#view-as option:nth-child(2)', { state: 'attached' });
+      const userId = await admin.$$eval('#view-as option', (options, email) => options.find((o) => (o.textContent ?? '').startsWith(`${email} (`))?.getAttribute('value'), USER);
+      expect(userId).toBeTruthy();
+      await admin.selectOption('#view-as', userId!);
+      await runQuery(admin, ALL_TRIPLES);
+      expect(await admin.textContent('#query-status')).toContain(`Viewed as ${userId}`);
+      const viewedRows = await allRows(admin);
+      expect([...viewedRows].sort()).toEqual([...userRows].sort());
+      await shot(admin, '04b-sparql-admin-view-as-user');
+      // The ordinary user has no such control (the directory is not theirs to list).
+      expect(await user.isVisible('#view-as')).toBe(false);
+
       // The query history is the user's own, kept in the browser.
       expect(await user.textContent('#history')).toContain('SELECT ?s ?p ?o');
 

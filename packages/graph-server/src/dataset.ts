@@ -163,10 +163,30 @@ export async function openDataset(config: GraphServerConfig, shared: DatasetShar
       metrics.authFailures.inc({ code });
       throw error;
     }
+    const viewAs = request.headers['ianode-view-as'];
+    if (viewAs !== undefined) request.caller = await viewingAs(request, Array.isArray(viewAs) ? viewAs.join(',') : viewAs);
     // Read your writes across replicas (docs/kafka.md): wait until the log position asked for is applied here.
     const wanted = request.headers['ianode-offset'];
     if (wanted !== undefined) await waitForOffset(kafka, wanted);
   });
+  /**
+   * "View as" (docs/graph-server.md): an administrator of the dataset reads as another user. Reads
+   * only (GET and HEAD, and POST to the query and GraphQL endpoints); the answer is that user's
+   * view and that user's read permission; every such request leaves an audit record.
+   */
+  const READ_POSTS = new Set([`${ds}/query`, `${ds}/sparql`, `${ds}/graphql`, `${ds}/ianode/graphql`, `${ds}/traversal/graphql`, `${ds}/dataset/graphql`]);
+  const viewingAs = async (request: FastifyRequest, user: string): Promise<Caller> => {
+    const caller = request.caller!;
+    const name = user.trim();
+    if (name === '' || name.length > 256) throw new GraphServerError('BAD_REQUEST', 'Ianode-View-As must name a user (their id in the access service)');
+    const route = request.routeOptions.url;
+    const isRead = request.method === 'GET' || request.method === 'HEAD' || (request.method === 'POST' && route !== undefined && READ_POSTS.has(route));
+    if (!isRead) throw new GraphServerError('BAD_REQUEST', 'Ianode-View-As is for reads (queries, GraphQL, graph reads), never for writes');
+    security.require(caller, 'admin');
+    const viewed = await security.viewAs(request.headers, caller, name);
+    auditRequest(request, 'admin', 'view-as', { outcome: 'ok', viewAs: name });
+    return viewed;
+  };
   // The code of a refused request, for its audit record.
   app.addHook('onError', async (request, _reply, error) => {
     request.auditCode = errorReply(error).body.code;

@@ -34,6 +34,8 @@ export interface Caller {
   /** What `visible` is built from, as data, for the query workers (pool/protocol.ts); undefined
    * exactly when `visible` is (open mode). */
   grant: Grant | undefined;
+  /** Set when an administrator reads as another user ("view as"): that user's name. */
+  viewAs?: string | undefined;
 }
 
 export interface Security {
@@ -54,6 +56,12 @@ export interface Security {
   /** The same verification, directory and caches, judging another dataset's permissions (one
    * server, several datasets: one JWKS cache, one attribute cache). */
   forDataset(permissions: Record<Operation, string>, datasetName: string): Security;
+  /**
+   * "View as" (docs/graph-server.md): the caller as `user` sees the dataset — that user's
+   * attributes and hierarchies from the access service (looked up with the administrator's own
+   * token), and no permission but `read`. For an administrator's reads only (the dataset checks).
+   */
+  viewAs(headers: RequestHeaders, caller: Caller, user: string): Promise<Caller>;
 }
 
 export interface SecurityOptions {
@@ -84,6 +92,9 @@ export function createSecurity(options: SecurityOptions): Security {
     const everyone: Caller = { id: 'anonymous', user: 'anonymous', attributes: [], may: () => true, visible: undefined, grant: undefined };
     const open = (_permissions: Record<Operation, string>, datasetName: string): Security => ({
       secure, verifier: undefined, attributes: undefined, revocations: undefined, require: requireFor(datasetName), authenticate: async () => everyone, checkAccessService: async () => {}, forDataset: open,
+      viewAs: async () => {
+        throw new GraphServerError('BAD_REQUEST', 'Ianode-View-As: this server is in open mode (no tokens, no labels): everybody sees everything already');
+      },
     });
     return open(options.permissions, options.datasetName);
   }
@@ -203,8 +214,28 @@ export function createSecurity(options: SecurityOptions): Security {
     if (response.status >= 500) throw new GraphServerError('INTERNAL', `access service at ${new URL(url).origin} answered HTTP ${response.status}`);
   }
 
+  async function viewAs(headers: RequestHeaders, caller: Caller, user: string, permissions: Record<Operation, string>): Promise<Caller> {
+    const token = tokenFromHeaders(headers, tokenHeaders);
+    // Cached per administrator and user: the access service decides what each administrator may look up.
+    const { attributes: strings, hierarchies: tiersByName, status } = await attributes.resolve(token, { identity: `view-as\u0000${caller.id}\u0000${user}`, subject: user });
+    if (status === 'unknown') throw new GraphServerError('NOT_FOUND', `Ianode-View-As: the access service does not know the user ${JSON.stringify(user)}`);
+    if (status === 'inactive') throw new GraphServerError('INACTIVE_USER', `Ianode-View-As: the user ${JSON.stringify(user)} is inactive in the access service's directory: they see nothing`);
+    const { visible, grant } = visibilityOf(strings, tiersByName);
+    return {
+      id: caller.id,
+      user: caller.user,
+      attributes: strings,
+      // Reads only, as that user would be allowed them: never a write or an administration.
+      may: (operation) => operation === 'read' && visible(permissions.read),
+      visible,
+      grant,
+      viewAs: user,
+    };
+  }
+
   const judging = (permissions: Record<Operation, string>, datasetName: string): Security => ({
     secure, verifier, attributes, revocations, require: requireFor(datasetName), authenticate: (headers) => authenticate(headers, permissions), checkAccessService, forDataset: judging,
+    viewAs: (headers, caller, user) => viewAs(headers, caller, user, permissions),
   });
   return judging(options.permissions, options.datasetName);
 }

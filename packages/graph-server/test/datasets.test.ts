@@ -163,6 +163,34 @@ describe('two datasets in one server', () => {
     expect(after.datasets.blue!.endpoints.query!.requests - (before.datasets.blue!.endpoints.query?.requests ?? 0)).toBe(2);
   });
 
+  it('view as: an administrator reads exactly what another user sees; nobody else may, and never to write', async () => {
+    const as = (who: string) => ({ headers: { 'ianode-view-as': who, accept: 'application/sparql-results+json' } });
+    const viewed = async (dataset: string, user: string) => {
+      const r = await call(`/${dataset}/query?query=${encodeURIComponent(SELECT)}`, 'admin', as(user));
+      expect(r.status, await r.clone().text()).toBe(200);
+      const body = (await r.json()) as { results: { bindings: { s: { value: string }; o: { value: string } }[] } };
+      return body.results.bindings.map((b) => `${b.s.value.replace('http://example.org/', '')} ${b.o.value}`);
+    };
+    for (const user of ['alice', 'bob']) {
+      for (const dataset of ['red', 'blue']) expect(await viewed(dataset, `${user}@test`), `${user} on ${dataset}`).toEqual(await rows(call, dataset, user));
+    }
+    // As the user in everything: rita may not read blue, so neither may an administrator viewing as her.
+    expect((await call(`/blue/query?query=${encodeURIComponent(SELECT)}`, 'admin', as('rita@test'))).status).toBe(403);
+    // Not an administrator of the dataset: refused, whoever is named.
+    const refused = await call(`/red/query?query=${encodeURIComponent(SELECT)}`, 'alice', as('admin@test'));
+    expect(refused.status).toBe(403);
+    expect(await refused.text()).not.toContain('r1');
+    // Never a write: refused before the body is read, nothing stored.
+    const before = server.datasets.get('red')!.store.stats().quads;
+    for (const route of ['/red/update', '/red/query']) {
+      const w = await call(route, 'admin', { method: 'POST', headers: { 'ianode-view-as': 'bob@test', 'content-type': 'application/x-www-form-urlencoded' }, body: `update=${encodeURIComponent('INSERT DATA { <http://example.org/x> <http://example.org/p> "x" }')}` });
+      expect(w.status, route).toBe(route === '/red/update' ? 400 : 403);
+    }
+    expect(server.datasets.get('red')!.store.stats().quads).toBe(before);
+    // A user the access service does not know: 404, no data.
+    expect((await call(`/red/query?query=${encodeURIComponent(SELECT)}`, 'admin', as('nobody@test'))).status).toBe(404);
+  });
+
   it('datasets of the configuration file are not removed over the API', async () => {
     const r = await call('/$/datasets/red', 'admin', { method: 'DELETE' });
     expect(r.status).toBe(409);

@@ -45,6 +45,7 @@ export const CORS_ALLOWED_HEADERS: readonly string[] = [
   'Security-Label',
   // Read your writes across replicas (docs/kafka.md): the log offset a read waits for.
   'Ianode-Offset',
+  'Ianode-View-As',
   'X-Request-Id',
   'X-Requested-With',
   'Cache-Control',

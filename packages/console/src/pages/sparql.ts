@@ -3,7 +3,7 @@
  * (CONSTRUCT, DESCRIBE), CSV/JSON/Turtle download, and the user's query history.
  */
 import type { EditorView } from '@codemirror/view';
-import { call, describeError } from '../api.js';
+import { call, callJson, describeError } from '../api.js';
 import type { PageRender } from '../context.js';
 import { download, h } from '../dom.js';
 import { createSparqlEditor } from '../editor.js';
@@ -21,6 +21,19 @@ export const renderSparql: PageRender = (root, ctx) => {
   const status = h('p', { role: 'status', id: 'query-status' });
   const output = h('div', { id: 'results' });
   const historyList = h('ol', { id: 'history', class: 'history' });
+  // "View as" (administrators): the same query answered under another user's attributes (the
+  // graph server checks the dataset's admin permission and audits it). Shown only when the
+  // access service lets this user list the directory.
+  const viewAs = h('select', { id: 'view-as', 'aria-label': 'View as' }, h('option', { value: '' }, 'me'));
+  const viewAsBox = h('label', { class: 'view-as', hidden: true }, 'View as ', viewAs);
+  if (ctx.session !== undefined && ctx.config.accessServiceUrl !== '') {
+    void callJson<{ users: { id: string; email?: string | null; name?: string | null }[] }>(`${ctx.config.accessServiceUrl.replace(/\/$/, '')}/users?limit=1000`)
+      .then(({ users }) => {
+        viewAs.append(...users.map((u) => h('option', { value: u.id }, u.email ? `${u.email} (${u.id})` : u.id)));
+        viewAsBox.hidden = false;
+      })
+      .catch(() => undefined);
+  }
   let busy = false;
 
   const showHistory = () => {
@@ -42,24 +55,26 @@ export const renderSparql: PageRender = (root, ctx) => {
     status.textContent = 'Running…';
     output.replaceChildren();
     const started = performance.now();
+    const as = (viewAs as HTMLSelectElement).value;
     try {
       const response = await call(`/${ctx.config.dataset}/query`, {
         method: 'POST',
-        headers: { 'content-type': 'application/sparql-query', accept: 'application/sparql-results+json, text/turtle;q=0.9' },
+        headers: { 'content-type': 'application/sparql-query', accept: 'application/sparql-results+json, text/turtle;q=0.9', ...(as === '' ? {} : { 'ianode-view-as': as }) },
         body: query,
       });
       history.add(query, Date.now());
       showHistory();
       const type = (response.headers.get('content-type') ?? '').split(';')[0]!.trim();
       const ms = Math.round(performance.now() - started);
+      const who = as === '' ? '' : ` Viewed as ${as}.`;
       if (type === 'text/turtle') {
         const text = await response.text();
-        status.textContent = `Graph result in ${ms} ms.`;
+        status.textContent = `Graph result in ${ms} ms.${who}`;
         showTurtle(output, text);
       } else {
         const text = await response.text();
         const results = parseResults(JSON.parse(text));
-        status.textContent = results.kind === 'boolean' ? `Answer in ${ms} ms.` : `${results.rows.length} row${results.rows.length === 1 ? '' : 's'} in ${ms} ms.`;
+        status.textContent = (results.kind === 'boolean' ? `Answer in ${ms} ms.` : `${results.rows.length} row${results.rows.length === 1 ? '' : 's'} in ${ms} ms.`) + who;
         showTable(output, results, text);
       }
     } catch (error) {
@@ -75,7 +90,7 @@ export const renderSparql: PageRender = (root, ctx) => {
     h('h1', {}, 'SPARQL'),
     h('p', { class: 'hint' }, `Queries /${ctx.config.dataset}/query as you: the answer holds only the triples your attributes satisfy. Ctrl-Enter runs; Ctrl-Space completes.`),
     h('div', { class: 'split' },
-      h('div', { class: 'grow' }, editorHost, h('div', { class: 'actions' }, runButton), status, output),
+      h('div', { class: 'grow' }, editorHost, h('div', { class: 'actions' }, runButton, viewAsBox), status, output),
       h('aside', { class: 'side', 'aria-label': 'Query history' },
         h('h2', {}, 'History'), historyList,
         h('button', { type: 'button', class: 'link', onclick: () => { history.clear(); showHistory(); } }, 'Clear history')),
