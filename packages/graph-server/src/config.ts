@@ -273,6 +273,8 @@ export function defaultConfig(): GraphServerConfig {
 /** Defaults, then `input`; validates names, labels and numbers (throws `TypeError` with the field). */
 export function resolveConfig(input: GraphServerConfigInput = {}): GraphServerConfig {
   const base = defaultConfig();
+  // A resolved configuration (createGraphServer accepts one) has both, `dataset` being `datasets[0]`.
+  if (input.dataset !== undefined && Array.isArray(input.datasets) && input.datasets[0] === input.dataset) input = { ...input, dataset: undefined };
   if (input.dataset !== undefined && input.datasets !== undefined) {
     throw new TypeError('the configuration has both dataset and datasets: give one dataset as `dataset`, or all of them as the list `datasets`');
   }
