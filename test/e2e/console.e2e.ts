@@ -242,6 +242,9 @@ if (!haveChromium && !inCi) {
       await admin.fill('#label', 'employee');
       await admin.waitForSelector('#label-check.hint');
       expect(await admin.textContent('#label-check')).toContain('well-formed');
+      // Who could see it (administrators): employee admits the administrator, not the contractor.
+      await admin.waitForSelector('#label-audience:not([hidden])');
+      expect(await admin.textContent('#label-audience')).toBe("Who could see it: 1 of the directory's 2 active users.");
       await admin.click('#upload');
       await admin.waitForSelector('#upload-ok, #upload-error');
       expect(await admin.$('#upload-error')).toBeNull();
@@ -255,6 +258,11 @@ if (!haveChromium && !inCi) {
       expect(await allRows(user)).toEqual([]);
       // The ordinary user may not write at all: the server refuses, the page says so.
       await user.goto(`${base}/#/upload`);
+      // …and is not told who holds which attributes: no audience line for them.
+      const refused = user.waitForResponse((response) => response.url().endsWith('/labels/audience') && response.request().method() === 'POST');
+      await user.fill('#label', 'employee');
+      expect((await refused).status()).toBe(403);
+      expect(await user.isVisible('#label-audience')).toBe(false);
       await user.fill('#rdf', '<http://example/x> <http://example/y> "z" .');
       await user.selectOption('#format', 'application/n-triples');
       await user.click('#upload');

@@ -14,6 +14,7 @@ import { registerHierarchyRoutes } from './http/routes/hierarchies.js';
 import { registerMetaRoutes } from './http/routes/meta.js';
 import { registerSelfRoutes, sightingOf } from './http/routes/self.js';
 import { registerUserRoutes } from './http/routes/users.js';
+import { registerAudienceRoutes } from './http/routes/audience.js';
 import { registerProvisioningRoutes } from './http/routes/provisioning.js';
 import { createProvisioner, type Provisioner } from './provisioning.js';
 import { applySeed, readSeedFile, type SeedReport } from './seed.js';
@@ -206,6 +207,7 @@ export async function createAccessServer(config: AccessServerConfig): Promise<Ac
   }
   registerHierarchyRoutes(app, directory, { lookup: compat === undefined });
   registerUserRoutes(app, directory);
+  registerAudienceRoutes(app, directory);
   registerGroupRoutes(app, directory);
   registerAttributeRoutes(app, directory);
   app.addHook('onClose', async () => directory.close());

@@ -1,9 +1,10 @@
 /**
  * Upload: a file or pasted RDF, sent to `/{ds}/upload` with a Security-Label checked as you type
- * (../label.ts, the server's own parser). "Who could see it" is not shown: the access service has
- * no API that counts the users a label admits (docs/console.md).
+ * (../label.ts, the server's own parser), and — for administrators, whom the access service lets
+ * ask — "who could see it": how many of the directory's active users the label admits
+ * (`POST /labels/audience` of the access service).
  */
-import { call, describeError } from '../api.js';
+import { call, callJson, describeError } from '../api.js';
 import type { PageRender } from '../context.js';
 import { h } from '../dom.js';
 import { checkLabel } from '../label.js';
@@ -22,6 +23,34 @@ const BY_EXTENSION: Record<string, string> = { ttl: 'text/turtle', nt: 'applicat
 export const renderUpload: PageRender = (root, ctx) => {
   const label = h('input', { id: 'label', name: 'label', type: 'text', autocomplete: 'off', spellcheck: 'false', 'aria-describedby': 'label-check', placeholder: 'e.g. ianode_read & clearance=S' });
   const labelCheck = h('p', { id: 'label-check', class: 'hint', 'aria-live': 'polite' });
+  const audience = h('p', { id: 'label-audience', class: 'hint', 'aria-live': 'polite', hidden: true });
+  const accessBase = ctx.config.accessServiceUrl.replace(/\/$/, '');
+  /** Off once the access service refuses (not an administrator): nothing more is asked. */
+  let audienceOn = ctx.session !== undefined && accessBase !== '';
+  let asked = 0;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const showAudience = (stored: string | undefined) => {
+    if (timer !== undefined) clearTimeout(timer);
+    if (!audienceOn || stored === undefined) {
+      audience.hidden = true;
+      return;
+    }
+    const ask = ++asked;
+    timer = setTimeout(() => {
+      void callJson<{ admitted: number; active: number }>(`${accessBase}/labels/audience`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ label: stored, legacy: ctx.config.labelsLegacy }),
+      }).then(({ admitted, active }) => {
+        if (ask !== asked) return;
+        audience.textContent = `Who could see it: ${admitted} of the directory's ${active} active user${active === 1 ? '' : 's'}.`;
+        audience.hidden = false;
+      }, () => {
+        audienceOn = false;
+        audience.hidden = true;
+      });
+    }, 300);
+  };
   const format = h('select', { id: 'format', name: 'format' }, ...FORMATS.map(([type, name]) => h('option', { value: type }, name)));
   const file = h('input', { id: 'file', name: 'file', type: 'file', accept: '.ttl,.nt,.nq,.trig,.jsonld,.rdf,.owl' });
   const text = h('textarea', { id: 'rdf', name: 'rdf', rows: 12, spellcheck: 'false', placeholder: '<http://example/s> <http://example/p> "o" .' });
@@ -36,6 +65,7 @@ export const renderUpload: PageRender = (root, ctx) => {
     else if (check.state === 'ok') labelCheck.textContent = check.stored === label.value.trim() ? 'A well-formed label.' : `A well-formed label, stored as ${check.stored}.`;
     else labelCheck.textContent = `Not a label: ${check.message} (at character ${check.position + 1}).`;
     labelCheck.className = check.state === 'error' ? 'error' : 'hint';
+    showAudience(check.state === 'ok' ? check.stored : undefined);
     return check.state !== 'error';
   };
   label.addEventListener('input', validate);
@@ -46,7 +76,7 @@ export const renderUpload: PageRender = (root, ctx) => {
   });
 
   const form = h('form', { id: 'upload-form', novalidate: true },
-    h('label', { for: 'label' }, 'Security-Label'), label, labelCheck,
+    h('label', { for: 'label' }, 'Security-Label'), label, labelCheck, audience,
     h('label', { for: 'format' }, 'Format'), format,
     h('label', { for: 'file' }, 'File'), file,
     h('label', { for: 'rdf' }, 'or paste RDF'), text,
