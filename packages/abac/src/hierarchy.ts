@@ -47,3 +47,21 @@ export function createHierarchySource(hierarchies: Iterable<Hierarchy>): Hierarc
   for (const h of hierarchies) byName.set(h.name, h);
   return (attributeName) => byName.get(attributeName);
 }
+
+/**
+ * Hierarchies by attribute name from `[name, tiers]` pairs as an attribute service answers them
+ * (the graph server's callers, the access service's "who could see it"). A pair Hierarchy refuses
+ * (a name RDF-ABAC's syntax cannot hold, a tier twice) is left out: that attribute then matches
+ * exact values only — less access, never more.
+ */
+export function hierarchiesOf(tiers: Iterable<readonly [string, readonly string[]]>): Map<string, Hierarchy> {
+  const out = new Map<string, Hierarchy>();
+  for (const [name, levels] of tiers) {
+    try {
+      out.set(name, new Hierarchy(name, levels));
+    } catch (error) {
+      if (!(error instanceof TypeError)) throw error;
+    }
+  }
+  return out;
+}

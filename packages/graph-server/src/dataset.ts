@@ -8,12 +8,12 @@
  */
 import type { FastifyInstance, FastifyRequest, FastifyServerOptions } from 'fastify';
 import multipart from '@fastify/multipart';
-import { createErrorHandler, createServiceApp } from '@ianode/service';
+import { createServiceApp } from '@ianode/service';
 import { openStore, type QuadStore } from '@ianode/store';
 import { availableParallelism } from 'node:os';
 import { decodeUtf8Body, parseForm } from './body.js';
 import { storeTuning, type GraphServerConfig } from './config.js';
-import { errorReply, GraphServerError } from './errors.js';
+import { GraphServerError, installErrorHandling } from './errors.js';
 import type { Metrics } from './metrics.js';
 import type { RouteContext } from './routes/context.js';
 import { registerGraphql } from './routes/graphql.js';
@@ -76,6 +76,8 @@ export interface Dataset {
   readonly kafka: KafkaConnector | undefined;
   /** Requests handed to this dataset and not yet answered. */
   readonly inFlight: number;
+  /** Resolves once no request handed to this dataset is left unanswered. */
+  idle(): Promise<void>;
   /** Readiness: open, closed, or failed (a commit could not be logged); a failing checkpoint. */
   storeStatus(): StoreStatus;
   /** The request was handed to this dataset: counted until its reply has gone (or its connection has). */
@@ -187,10 +189,6 @@ export async function openDataset(config: GraphServerConfig, shared: DatasetShar
     auditRequest(request, 'admin', 'view-as', { outcome: 'ok', viewAs: name });
     return viewed;
   };
-  // The code of a refused request, for its audit record.
-  app.addHook('onError', async (request, _reply, error) => {
-    request.auditCode = errorReply(error).body.code;
-  });
   app.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? 'unmatched';
     // Writes and admin actions were recorded by their routes; refusals (401/403) and, with
@@ -206,8 +204,7 @@ export async function openDataset(config: GraphServerConfig, shared: DatasetShar
         });
       }
     }
-    metrics.requests.inc({ method: request.method, route, status: String(reply.statusCode) });
-    metrics.duration.observe({ method: request.method, route }, reply.elapsedTime / 1000);
+    metrics.observe(request.method, route, reply.statusCode, reply.elapsedTime);
     shared.stats.record(name, endpointOf(request.routeOptions.url, name), reply.statusCode, reply.elapsedTime);
   });
 
@@ -231,19 +228,7 @@ export async function openDataset(config: GraphServerConfig, shared: DatasetShar
     return 'sparql-update';
   };
 
-  app.setErrorHandler(createErrorHandler({
-    reply: (error) => {
-      const out = errorReply(error);
-      const retryAfter = (error as { retryAfter?: number }).retryAfter;
-      if (retryAfter !== undefined) out.headers['retry-after'] = String(retryAfter);
-      if (out.status === 503 && out.body.code === 'QUERY_TIMEOUT') out.body.message = `query cancelled: over the time limit of ${config.limits.queryTimeoutMs} ms (${out.body.message})`;
-      return out;
-    },
-    isInternal: (out) => out.status >= 500 && out.body.code === 'INTERNAL',
-    logFields: (_error, request, out) => ({ code: out.body.code, user: request.caller?.user, identity: request.caller?.id }),
-    // The message can echo what the caller sent (a graph IRI, a path, a query): the handler redacts it.
-    logMessage: (_error, out) => out.body.message,
-  }));
+  installErrorHandling(app, { queryTimeoutMs: config.limits.queryTimeoutMs });
   app.setNotFoundHandler(async (request) => {
     throw new GraphServerError('NOT_FOUND', `no endpoint ${request.method} ${request.url.split('?')[0]}`);
   });
@@ -256,6 +241,7 @@ export async function openDataset(config: GraphServerConfig, shared: DatasetShar
   let graceOver = false;
   let storeClosed = false;
   let inFlight = 0;
+  let idleWaiters: (() => void)[] = [];
   const pool = new QueryPool({
     size: config.limits.queryWorkers > 0 ? config.limits.queryWorkers : availableParallelism(),
     queueLimit: config.limits.queryQueue,
@@ -367,7 +353,13 @@ export async function openDataset(config: GraphServerConfig, shared: DatasetShar
       inFlight += 1;
       response.once('close', () => {
         inFlight -= 1;
+        if (inFlight > 0) return;
+        for (const resolve of idleWaiters) resolve();
+        idleWaiters = [];
       });
+    },
+    idle() {
+      return inFlight === 0 ? Promise.resolve() : new Promise((resolve) => idleWaiters.push(resolve));
     },
     beginStop() {
       stopping = true;

@@ -5,7 +5,8 @@
 import { LabelSyntaxError } from '@ianode/abac';
 import { AuthError, authChallenge, authErrorStatus, type AuthErrorCode } from '@ianode/auth';
 import { RdfSyntaxError } from '@ianode/rdf';
-import { reasonPhrase, ServiceError, type ErrorReply as ServiceErrorReply } from '@ianode/service';
+import { createErrorHandler, reasonPhrase, ServiceError, type ErrorReply as ServiceErrorReply } from '@ianode/service';
+import type { FastifyInstance } from 'fastify';
 import { isStackOverflow, RdfXmlError, SparqlError, type SparqlErrorCode } from '@ianode/sparql';
 import { StoreError, type StoreErrorCode } from '@ianode/store';
 
@@ -186,3 +187,30 @@ function isClientAbort(error: unknown): boolean {
 }
 
 const STACK_MESSAGE = 'the request is nested too deeply or chains too many operators to be evaluated: split it, or nest less';
+
+/**
+ * The graph server's error handling on one Fastify app (the front app and each dataset's): replies
+ * from the one table above (`Retry-After` when the error carries one; a query timeout's message
+ * naming `queryTimeoutMs` when given), the code of a refused request kept for its audit record,
+ * and log lines with the caller but never the raw message (it can echo what the caller sent: the
+ * handler redacts it).
+ */
+export function installErrorHandling(app: FastifyInstance, options: { queryTimeoutMs?: number } = {}): void {
+  app.addHook('onError', async (request, _reply, error) => {
+    request.auditCode = errorReply(error).body.code;
+  });
+  app.setErrorHandler(createErrorHandler({
+    reply: (error) => {
+      const out = errorReply(error);
+      const retryAfter = (error as { retryAfter?: number }).retryAfter;
+      if (retryAfter !== undefined) out.headers['retry-after'] = String(retryAfter);
+      if (options.queryTimeoutMs !== undefined && out.status === 503 && out.body.code === 'QUERY_TIMEOUT') {
+        out.body.message = `query cancelled: over the time limit of ${options.queryTimeoutMs} ms (${out.body.message})`;
+      }
+      return out;
+    },
+    isInternal: (out) => out.status >= 500 && out.body.code === 'INTERNAL',
+    logFields: (_error, request, out) => ({ code: out.body.code, user: request.caller?.user, identity: request.caller?.id }),
+    logMessage: (_error, out) => out.body.message,
+  }));
+}

@@ -15,6 +15,8 @@ export interface Metrics {
   watchKafka(dataset: string, status: () => ConnectorStatus): void;
   /** Report a dataset's query pool figures (pool/pool.ts `stats`) at each scrape (label `dataset`). */
   watchPool(dataset: string, stats: () => PoolFigures): void;
+  /** One answered request: `ianode_http_requests_total` and its duration (`ms`, Fastify's elapsedTime). */
+  observe(method: string, route: string, status: number, ms: number): void;
   /** A dataset removed from the server: its gauges go. */
   unwatch(dataset: string): void;
 }
@@ -46,7 +48,7 @@ export function createMetrics(): Metrics {
   perDataset(connectors, 'ianode_kafka_end_offset', 'Offset the next message of the topic will get, as last seen', (s) => offset(s.partitions[0]!.end));
   perDataset(connectors, 'ianode_kafka_lag', 'Messages in the topic not yet applied here, as last seen', (s) => s.partitions[0]!.lag ?? -1);
   perDataset(connectors, 'ianode_kafka_running', '1 while the Kafka connector applies messages, 0 when stopped', (s) => (s.state === 'running' ? 1 : 0));
-  return {
+  const metrics: Metrics = {
     registry,
     requests: new Counter({ name: 'ianode_http_requests_total', help: 'HTTP requests by route and status', labelNames: ['method', 'route', 'status'], registers: [registry] }),
     duration: new Histogram({
@@ -70,5 +72,10 @@ export function createMetrics(): Metrics {
       pools.delete(dataset);
       connectors.delete(dataset);
     },
+    observe(method, route, status, ms) {
+      metrics.requests.inc({ method, route, status: String(status) });
+      metrics.duration.observe({ method, route }, ms / 1000);
+    },
   };
+  return metrics;
 }

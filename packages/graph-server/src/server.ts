@@ -4,11 +4,12 @@
  * server's own endpoints (`/$/…`: health, metrics, the admin API) on a front app that hands every
  * request under `/{dataset}` to that dataset's app; `main.ts` is the thin entry point.
  */
+import type { IncomingMessage } from 'node:http';
 import { LogController, type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
-import { createServiceApp, createErrorHandler } from '@ianode/service';
+import { createServiceApp } from '@ianode/service';
 import type { QuadStore } from '@ianode/store';
 import { resolveConfig, datasetView, isReservedName, type GraphServerConfig, type GraphServerConfigInput } from './config.js';
-import { errorReply, GraphServerError } from './errors.js';
+import { GraphServerError, installErrorHandling } from './errors.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import { registerHealth } from './routes/health.js';
 import { consoleOptions, registerConsole } from './routes/console.js';
@@ -100,6 +101,18 @@ export async function createGraphServer(input: GraphServerConfigInput | GraphSer
   const metrics = createMetrics();
   const stats = new RequestStats();
   const datasets = new Map<string, Dataset>();
+  /** The dataset each request was handed to (null: the front app's own), decided once per request
+   * for the dispatch, the request logs and the metrics alike. */
+  const routedTo = new WeakMap<IncomingMessage, Dataset | null>();
+  const datasetOf = (raw: IncomingMessage): Dataset | undefined => {
+    let hit = routedTo.get(raw);
+    if (hit === undefined) {
+      const name = firstSegment(raw.url ?? '/');
+      hit = (name === undefined ? undefined : datasets.get(name)) ?? null;
+      routedTo.set(raw, hit);
+    }
+    return hit ?? undefined;
+  };
   // Request ids (`x-request-id`, echoed on every reply) and log redaction: the service skeleton.
   const app = createServiceApp({
     logger: options.logger,
@@ -111,7 +124,7 @@ export async function createGraphServer(input: GraphServerConfigInput | GraphSer
     // OPTIONS answered before authentication; CORS for `cors.origins` (none by default).
     cors: config.cors,
     // Each dataset's app logs the requests handed to it; the front app logs only its own.
-    logController: new LogController({ disableRequestLogging: (request: { url?: string }) => datasets.has(firstSegment(request.url ?? '/') ?? '') }),
+    logController: new LogController({ disableRequestLogging: (request: { raw?: IncomingMessage } & Partial<IncomingMessage>) => datasetOf(request.raw ?? (request as IncomingMessage)) !== undefined }),
   });
   // The audit log (audit.ts): the file is opened now, so a path that cannot be written stops the start
   // (before any store is opened, so nothing is left open).
@@ -152,43 +165,25 @@ export async function createGraphServer(input: GraphServerConfigInput | GraphSer
   }
   const first = datasets.get(config.dataset.name)!;
 
-  /** Requests handed to a dataset's app (which logs and counts them itself). */
-  const handedOn = new WeakSet<FastifyRequest>();
   // Requests under `/{dataset}` go to that dataset's app before the front app reads anything of
   // them (no body parsing here); everything else is the front app's own.
   app.addHook('onRequest', async (request, reply) => {
-    const name = firstSegment(request.url);
-    if (name === undefined) return;
-    const dataset = datasets.get(name);
+    const dataset = datasetOf(request.raw);
     if (dataset === undefined) return;
     // One request id in both apps' log lines and in the reply's x-request-id.
     request.raw.headers['x-request-id'] = request.id;
     reply.hijack();
-    handedOn.add(request);
     dataset.track(reply.raw);
     if (stopping) dataset.beginStop();
     dataset.app.routing(request.raw, reply.raw);
   });
   app.addHook('onResponse', async (request, reply) => {
-    if (handedOn.has(request)) return;
+    // A dataset's app logs and counts the requests handed to it.
+    if (datasetOf(request.raw) !== undefined) return;
     const route = request.routeOptions.url ?? 'unmatched';
-    metrics.requests.inc({ method: request.method, route, status: String(reply.statusCode) });
-    metrics.duration.observe({ method: request.method, route }, reply.elapsedTime / 1000);
+    metrics.observe(request.method, route, reply.statusCode, reply.elapsedTime);
   });
-  app.addHook('onError', async (request, _reply, error) => {
-    request.auditCode = errorReply(error).body.code;
-  });
-  app.setErrorHandler(createErrorHandler({
-    reply: (error) => {
-      const out = errorReply(error);
-      const retryAfter = (error as { retryAfter?: number }).retryAfter;
-      if (retryAfter !== undefined) out.headers['retry-after'] = String(retryAfter);
-      return out;
-    },
-    isInternal: (out) => out.status >= 500 && out.body.code === 'INTERNAL',
-    logFields: (_error, request, out) => ({ code: out.body.code, user: request.caller?.user, identity: request.caller?.id }),
-    logMessage: (_error, out) => out.body.message,
-  }));
+  installErrorHandling(app);
   app.setNotFoundHandler(async (request) => {
     const name = firstSegment(request.url);
     if (name !== undefined && !isReservedName(name) && /^[A-Za-z0-9_-]+$/.test(name)) {

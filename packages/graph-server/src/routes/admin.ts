@@ -251,12 +251,12 @@ function readAddRequest(request: FastifyRequest, hasDataDir: boolean): { name: s
 /** Waits until the dataset has no request in flight, or `graceMs`; then refuses bodies still arriving. */
 async function drain(dataset: Dataset, graceMs: number, timers: Timers): Promise<void> {
   dataset.beginStop();
-  let waited = 0;
-  const step = 50;
-  while (dataset.inFlight > 0 && waited < graceMs) {
-    await new Promise<void>((resolve) => timers.setTimeout(resolve, step));
-    waited += step;
-  }
+  let handle: unknown;
+  const grace = new Promise<void>((resolve) => {
+    handle = timers.setTimeout(resolve, graceMs);
+  });
+  await Promise.race([dataset.idle(), grace]);
+  timers.clearTimeout(handle);
   if (dataset.inFlight > 0) dataset.endGrace();
 }
 

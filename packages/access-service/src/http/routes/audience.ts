@@ -7,7 +7,7 @@
  * counted as admitted. Administrators only: a count of who holds which attributes is directory
  * information.
  */
-import { AttributeSet, Hierarchy, LabelEvaluator, LabelSyntaxError, readLabel } from '@ianode/abac';
+import { AttributeSet, hierarchiesOf, LabelEvaluator, LabelSyntaxError, readLabel } from '@ianode/abac';
 import type { FastifyInstance } from 'fastify';
 import { dataAttributes } from '../../directory/data-attributes.js';
 import type { Directory } from '../../directory/directory.js';
@@ -53,14 +53,7 @@ export function registerAudienceRoutes(app: FastifyInstance, directory: Director
         throw error;
       }
       request.auditDetail = { label };
-      const hierarchies = new Map<string, Hierarchy>();
-      for (const { name, tiers } of directory.listHierarchies()) {
-        try {
-          hierarchies.set(name, new Hierarchy(name, tiers));
-        } catch (error) {
-          if (!(error instanceof TypeError)) throw error;
-        }
-      }
+      const hierarchies = hierarchiesOf(directory.listHierarchies().map(({ name, tiers }) => [name, tiers] as const));
       const admitted: string[] = [];
       let active = 0;
       for (let offset = 0; ; offset += 1000) {
