@@ -5,21 +5,20 @@
  * exactly one commit (its txId is in the result and on the file's first line).
  *
  * Files: `<dir>/<dataset>_<YYYY-MM-DD_HH-MM-SS-mmm>Z.trig.gz` (UTC; `.trig` without gzip), written
- * atomically: a temporary file (mode 0600) in the same folder, fsync, rename, fsync of the folder.
+ * atomically (@ianode/store writeFileAtomic: a temporary file, mode 0600, in the same folder, fsync,
+ * rename, fsync of the folder).
  * A failure part-way leaves no file under a backup's name (the temporary file is removed). Names
  * sort by time, and `ianode restore FILE --to DIR` reads them as they are.
  *
  * `BackupScheduler` backs every dataset up every `backup.every` and keeps the newest `backup.keep`
  * files per dataset (also after a backup asked for over HTTP); each run is a task (tasks.ts).
  */
-import { randomBytes } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
-import { mkdir, open, readdir, rename, stat, unlink } from 'node:fs/promises';
+import { mkdir, readdir, stat, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import { Readable, Transform } from 'node:stream';
+import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
-import { dumpChunks, type DumpFigures, type QuadStore } from '@ianode/store';
+import { ATOMIC_TEMP_FILE, dumpChunks, writeFileAtomic, type DumpFigures, type QuadStore } from '@ianode/store';
 import { realTimers, type Timers } from './body-reader.js';
 import type { TaskInfo, Tasks } from './tasks.js';
 
@@ -86,37 +85,21 @@ export async function backupDataset(target: BackupTarget, dir: string, options: 
   options.onProgress?.(0, figures.quads);
   await mkdir(dir, { recursive: true, mode: 0o700 });
   const file = path.resolve(dir, backupFileName(target.name, started, gzip));
-  const tmp = path.resolve(dir, `.${path.basename(file)}.${randomBytes(6).toString('hex')}.tmp`);
-  let renamed = false;
-  try {
-    let bytes = 0;
-    const count = new Transform({
-      transform(chunk: Buffer, _encoding, callback) {
-        bytes += chunk.length;
-        callback(null, chunk);
-      },
-    });
-    const sink = createWriteStream(tmp, { flags: 'wx', mode: 0o600 });
+  let bytes = 0;
+  // The file is written through its handle (a stream over a FileHandle that it does not close
+  // keeps a reference that makes the handle's close wait for ever).
+  const sink = (handle: FileHandle) => async (source: AsyncIterable<Buffer>) => {
+    for await (const chunk of source) {
+      for (let at = 0; at < chunk.length; ) at += (await handle.write(chunk, at)).bytesWritten;
+      bytes += chunk.length;
+    }
+  };
+  await writeFileAtomic(file, async (handle) => {
     const source = Readable.from(chunks, { objectMode: false });
-    if (gzip) await pipeline(source, createGzip(), count, sink);
-    else await pipeline(source, count, sink);
-    await syncFile(tmp); // fsync is of the file, whichever descriptor asks
-    await rename(tmp, file);
-    renamed = true;
-    await syncFile(dir);
-    return { file, quads: figures.quads, labelled: figures.labelled, pending: figures.pending, bytes, txId: figures.txId, seconds: (now() - started) / 1000 };
-  } finally {
-    if (!renamed) await unlink(tmp).catch(() => undefined);
-  }
-}
-
-async function syncFile(file: string): Promise<void> {
-  const handle = await open(file, 'r');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
+    if (gzip) await pipeline(source, createGzip(), sink(handle));
+    else await pipeline(source, sink(handle));
+  });
+  return { file, quads: figures.quads, labelled: figures.labelled, pending: figures.pending, bytes, txId: figures.txId, seconds: (now() - started) / 1000 };
 }
 
 export interface BackupFile {
@@ -164,7 +147,10 @@ export async function listBackups(dir: string, dataset?: string): Promise<Backup
  * writing one leaves it); returns their names. Only call it while no backup of `dataset` runs. */
 export async function removeLeftovers(dir: string, dataset: string): Promise<string[]> {
   const names = await namesIn(dir);
-  const leftovers = names.filter((f) => f.startsWith('.') && f.endsWith('.tmp') && parseBackupFileName(f.slice(1).replace(/\.[0-9a-f]{12}\.tmp$/, ''))?.dataset === dataset);
+  const leftovers = names.filter((f) => {
+    const target = ATOMIC_TEMP_FILE.exec(f)?.[1];
+    return target !== undefined && parseBackupFileName(target)?.dataset === dataset;
+  });
   for (const f of leftovers) await unlink(path.join(dir, f)).catch(() => undefined);
   return leftovers;
 }

@@ -2,12 +2,12 @@
  * The datasets added over the admin API (`POST /$/datasets`), remembered in
  * `<server.dataDir>/datasets.json` and reopened at start (docs/operations.md "Admin API"). Each
  * persistent one stores in `<server.dataDir>/<name>`. The file is rewritten whole, atomically
- * (temporary file, fsync, rename, fsync of the folder); a file that does not read as this format
+ * (@ianode/store writeFileAtomic: temporary file, fsync, rename, fsync of the folder); a file that does not read as this format
  * stops the start, naming it (never guessed around).
  */
-import { closeSync, fsyncSync, openSync, renameSync, writeSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { writeFileAtomic } from '@ianode/store';
 import { resolveDatasetConfig, type DatasetConfig, type DatasetConfigInput } from './config.js';
 
 export interface RegistryEntry {
@@ -26,6 +26,7 @@ export class DatasetRegistry {
   readonly dataDir: string | undefined;
   readonly file: string | undefined;
   #entries: RegistryEntry[] = [];
+  #writing: Promise<void> = Promise.resolve();
 
   constructor(dataDir: string | undefined) {
     this.dataDir = dataDir === undefined ? undefined : path.resolve(dataDir);
@@ -88,23 +89,18 @@ export class DatasetRegistry {
     await this.#write();
   }
 
-  async #write(): Promise<void> {
+  /** Writes run one after another, each with the entries as they are when it starts, so the last
+   * one to finish holds the newest list. */
+  #write(): Promise<void> {
+    const next = this.#writing.then(() => this.#writeNow());
+    this.#writing = next.catch(() => undefined);
+    return next;
+  }
+
+  async #writeNow(): Promise<void> {
     if (this.file === undefined || this.dataDir === undefined) return;
     await mkdir(this.dataDir, { recursive: true, mode: 0o700 });
-    const temp = `${this.file}.tmp`;
-    const fd = openSync(temp, 'w', 0o600);
-    try {
-      writeSync(fd, JSON.stringify({ format: FORMAT, datasets: this.#entries }, null, 2) + '\n');
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(temp, this.file);
-    const dir = openSync(this.dataDir, 'r');
-    try {
-      fsyncSync(dir);
-    } finally {
-      closeSync(dir);
-    }
+    const text = JSON.stringify({ format: FORMAT, datasets: this.#entries }, null, 2) + '\n';
+    await writeFileAtomic(this.file, (handle) => handle.writeFile(text));
   }
 }

@@ -9,3 +9,4 @@ export { SharedStateReader, type SharedStoreState, type SharedRun } from './shar
 export type { ReadColumns } from './snapshot.js';
 export { lockStatus, describeHolder, LOCK_FILE, type LockInfo, type LockStatus } from './lock.js';
 export { dumpChunks, type DumpFigures } from './dump.js';
+export { writeFileAtomic, ATOMIC_TEMP_FILE } from './persistence.js';

@@ -9,9 +9,10 @@
  * previous checkpoint and the logs that roll it forward are kept until the next checkpoint.
  * The folder is 0700 and every file 0600 (the data is labelled: not everyone may read it).
  */
-import { chmodSync, closeSync, existsSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { open, rename } from 'node:fs/promises';
-import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { chmodSync, closeSync, existsSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readdirSync, statSync } from 'node:fs';
+import { open, rename, unlink, type FileHandle } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { StoreError } from './errors.js';
 
 export const DIR_MODE = 0o700;
@@ -238,7 +239,7 @@ function writeError(err: Error): StoreError {
 }
 
 /** writev until every byte is written (a short write continues where it stopped). */
-async function writeFully(handle: LogFile, buffers: Buffer[], total: number): Promise<void> {
+async function writeFully(handle: Pick<LogFile, 'writev' | 'write'>, buffers: Buffer[], total: number): Promise<void> {
   let written = (await handle.writev(buffers)).bytesWritten;
   while (written < total) {
     const rest = Buffer.concat(buffers).subarray(written);
@@ -246,30 +247,60 @@ async function writeFully(handle: LogFile, buffers: Buffer[], total: number): Pr
   }
 }
 
-/** Write a file atomically: temp file, fsync, rename, fsync the folder. */
-export async function writeFileAtomic(dir: string, name: string, chunks: Iterable<Buffer>): Promise<void> {
-  const tmp = join(dir, name + '.tmp');
-  const handle = await open(tmp, 'w', FILE_MODE);
-  try {
-    let batch: Buffer[] = [];
-    let bytes = 0;
-    for (const c of chunks) {
-      batch.push(c);
-      bytes += c.byteLength;
-      if (bytes >= 8 << 20 || batch.length >= 256) {
-        await writeFully(handle, batch, bytes);
-        batch = [];
-        bytes = 0;
-      }
+/** Writes `chunks` in batches of up to 8 MiB or 256 buffers. */
+export async function writeChunks(handle: Pick<LogFile, 'writev' | 'write'>, chunks: Iterable<Buffer>): Promise<void> {
+  let batch: Buffer[] = [];
+  let bytes = 0;
+  for (const c of chunks) {
+    batch.push(c);
+    bytes += c.byteLength;
+    if (bytes >= 8 << 20 || batch.length >= 256) {
+      await writeFully(handle, batch, bytes);
+      batch = [];
+      bytes = 0;
     }
-    if (batch.length > 0) await writeFully(handle, batch, bytes);
-    await handle.datasync();
-  } catch (err) {
-    await handle.close().catch(() => undefined);
-    rmSync(tmp, { force: true }); // a partial file must not keep the space a full disk needs
-    throw err;
   }
-  await handle.close();
-  await rename(tmp, join(dir, name));
-  syncDir(dir);
+  if (batch.length > 0) await writeFully(handle, batch, bytes);
+}
+
+/** A temporary file of `writeFileAtomic` for `file`: `.<name>.<12 hex digits>.tmp` beside it. */
+export const ATOMIC_TEMP_FILE = /^\.(.+)\.[0-9a-f]{12}\.tmp$/;
+
+/**
+ * Writes `file` atomically, the one way the project does it (the store's checkpoints, the graph
+ * server's backups and its dataset registry): `write` fills a new temporary file in the same folder
+ * (`.<name>.<random>.tmp`, created exclusively, mode 0600), which is fsynced, closed and renamed over
+ * `file`, then the folder is fsynced. A failure before the rename removes the temporary file (a
+ * partial file must not keep the space a full disk needs); a crash may leave one, which matches
+ * `ATOMIC_TEMP_FILE`. Resolves to what `write` resolved to.
+ */
+export async function writeFileAtomic<T>(file: string, write: (handle: FileHandle) => Promise<T>): Promise<T> {
+  const dir = dirname(file);
+  const tmp = join(dir, `.${basename(file)}.${randomBytes(6).toString('hex')}.tmp`);
+  let renamed = false;
+  try {
+    const handle = await open(tmp, 'wx', FILE_MODE);
+    let result: T;
+    try {
+      result = await write(handle);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(tmp, file);
+    renamed = true;
+    await syncFolder(dir);
+    return result;
+  } finally {
+    if (!renamed) await unlink(tmp).catch(() => undefined);
+  }
+}
+
+async function syncFolder(dir: string): Promise<void> {
+  const handle = await open(dir, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
 }

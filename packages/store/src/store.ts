@@ -22,7 +22,7 @@ import { FolderLock } from './lock.js';
 import { loadPrepared, loadRdf } from './loader.js';
 import { ORDERS } from './orders.js';
 import {
-  checkpointName, DIR_MODE, listDir, openLogFile, prepareDir, truncateFile, walName, WalWriter, writeFileAtomic, type OpenLogFile,
+  checkpointName, DIR_MODE, listDir, openLogFile, prepareDir, truncateFile, walName, WalWriter, writeChunks, writeFileAtomic, type OpenLogFile,
 } from './persistence.js';
 import { buildRun, buildRunParallel, findLiveRow, mergePerm, mergeRuns, type Run } from './run.js';
 import { SnapshotDataset, type StoreState } from './snapshot.js';
@@ -772,7 +772,8 @@ export class LabelledQuadStore implements QuadStore {
     const walPath = join(this.dir, walName(txId));
     const replacing = existsSync(path);
     const walExisted = existsSync(walPath);
-    await writeFileAtomic(this.dir, checkpointName(txId), this.checkpointFrames());
+    const frames = this.checkpointFrames();
+    await writeFileAtomic(path, (handle) => writeChunks(handle, frames));
     const old = this.wal;
     try {
       this.wal = await WalWriter.open(walPath, this.fsync, this.openLogFile);
@@ -815,7 +816,8 @@ export class LabelledQuadStore implements QuadStore {
    * empty log (`recoverStore`). */
   async exportTo(dir: string): Promise<void> {
     prepareDir(dir);
-    await writeFileAtomic(dir, checkpointName(this.state.txId), this.checkpointFrames());
+    const frames = this.checkpointFrames();
+    await writeFileAtomic(join(dir, checkpointName(this.state.txId)), (handle) => writeChunks(handle, frames));
     const wal = await WalWriter.open(join(dir, walName(this.state.txId)), true);
     await wal.close();
   }
