@@ -1,23 +1,11 @@
 /**
  * What the console needs to know, served by the graph server as `GET /console/config.json`
- * (packages/graph-server/src/routes/console.ts; docs/console.md "Configuration").
+ * (packages/graph-server/src/routes/console.ts; docs/console.md "Configuration"). The type is the
+ * server's (`@ianode/graph-server/console-config`, a types-only module), so the two cannot drift.
  */
-export interface ConsoleConfig {
-  /** The OpenID provider's issuer URL, as the browser reaches it (discovery is read from it). */
-  issuer: string;
-  /** The app client the console signs in with (authorization code + PKCE, no secret). */
-  clientId: string;
-  /** The access service's base URL, as the browser reaches it (`/whoami`). */
-  accessServiceUrl: string;
-  /** The dataset the pages query (`/{dataset}/query`, `/{dataset}/upload`, …). */
-  dataset: string;
-  /** The dataset's labels.legacy setting: how the upload page validates a Security-Label. */
-  labelsLegacy: boolean;
-  /** GraphQL served at `/{dataset}/graphql`. */
-  graphql: boolean;
-  /** `secure` (tokens checked) or `open` (no sign-in: every triple visible; local experiments only). */
-  mode: 'secure' | 'open';
-}
+import type { ConsoleClientConfig } from '@ianode/graph-server/console-config';
+
+export type ConsoleConfig = ConsoleClientConfig;
 
 /** Checks the shape of a config document; throws naming the first bad field. */
 export function parseConfig(value: unknown): ConsoleConfig {

@@ -20,6 +20,7 @@ import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { GraphServerConfig } from '../config.js';
+import type { ConsoleClientConfig } from '../console-config.js';
 import { GraphServerError } from '../errors.js';
 
 /** The console's build, beside this package in the workspace (packages/console/dist). */
@@ -33,16 +34,7 @@ export function isConsoleRoute(route: string): boolean {
   return route === '/' || route === CONFIG_PATH || route.startsWith(ASSETS_PREFIX);
 }
 
-/** What `GET /console/config.json` answers (packages/console/src/config.ts reads it). */
-export interface ConsoleClientConfig {
-  issuer: string;
-  clientId: string;
-  accessServiceUrl: string;
-  dataset: string;
-  labelsLegacy: boolean;
-  graphql: boolean;
-  mode: 'secure' | 'open';
-}
+export type { ConsoleClientConfig };
 
 export interface ConsoleOptions {
   /** The console's build folder (default DEFAULT_CONSOLE_DIR; env `CONSOLE_DIR`). */
