@@ -4,20 +4,8 @@ export { AccessError, errorStatus, type AccessErrorCode } from './errors.js';
 export { Directory } from './directory/directory.js';
 export { openDatabase, DATABASE_FILE } from './directory/database.js';
 export { dataAttributes, displayAttributes, effectiveGroups } from './directory/data-attributes.js';
-export type {
-  AttributeDefinition,
-  AttributeValues,
-  GroupRecord,
-  HierarchyRecord,
-  NewAttributeDefinition,
-  NewGroup,
-  NewUser,
-  Resolution,
-  Sighting,
-  SubjectLink,
-  UserPatch,
-  UserRecord,
-} from './directory/types.js';
+/** The directory's record types (all of them: the types module is the one list). */
+export type * from './directory/types.js';
 export { applySeed, readSeedFile, type SeedDocument, type SeedReport } from './seed.js';
 export {
   checkProvisioning, createProvisioner, readAccessConfigFile, DEFAULT_NOTIFICATION_AUDIENCE,
