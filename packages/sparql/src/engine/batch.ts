@@ -70,6 +70,25 @@ export function appendMerged(dst: Batch, a: Uint32Array, aBase: number, b: Uint3
 }
 
 /** A growable row store for operators that materialise (hash tables, sorts). */
+/** The rows of each batch of `input` that `keep` accepts, compacted in place (the batch is
+ * reused); batches left empty are not yielded. One `q.tick()` per batch. */
+export function* keepRows(q: { tick(): void; readonly width: number }, input: Iterable<Batch>, keep: (d: Uint32Array, base: number) => boolean): Generator<Batch> {
+  const width = q.width;
+  for (const b of input) {
+    q.tick();
+    const d = b.data;
+    let kept = 0;
+    for (let r = 0; r < b.length; r++) {
+      const base = r * width;
+      if (!keep(d, base)) continue;
+      if (kept !== r) d.copyWithin(kept * width, base, base + width);
+      kept++;
+    }
+    b.length = kept;
+    if (kept > 0) yield b;
+  }
+}
+
 export class RowStore {
   data: Uint32Array;
   length = 0;

@@ -6,7 +6,7 @@
 import { Algebra } from 'sparqlalgebrajs';
 import type { Plan, PlanExpression, PlanOf } from '../algebra/plan.js';
 import { seedable } from '../algebra/variables.js';
-import type { Batch } from './batch.js';
+import { keepRows, type Batch } from './batch.js';
 import type { Env, QueryContext } from './context.js';
 import { valueComparison } from './numeric.js';
 import { taggedJoin } from './tagged.js';
@@ -24,23 +24,12 @@ export function evalFilter(plan: PlanOf<'filter'>, q: QueryContext, env: Env): I
 
 /** The rows of `input` for which the expression holds (modifies the batches in place). */
 export function* filterStream(q: QueryContext, input: Iterable<Batch>, expression: PlanExpression, env: Env): Generator<Batch> {
-  const W = q.width;
   const { f, ctx } = bindExpression(q, expression, env);
   const fast = valueComparison(expression, q.values);
-  for (const b of input) {
-    q.tick();
-    const d = b.data;
-    let kept = 0;
-    for (let r = 0; r < b.length; r++) {
-      const base = r * W;
-      const quick = fast?.(d, base);
-      if (quick === false || (quick === undefined && !test(f, ctx.at(d, base)))) continue;
-      if (kept !== r) d.copyWithin(kept * W, base, base + W);
-      kept++;
-    }
-    b.length = kept;
-    if (kept > 0) yield b;
-  }
+  return yield* keepRows(q, input, (d, base) => {
+    const quick = fast?.(d, base);
+    return quick === true || (quick === undefined && test(f, ctx.at(d, base)));
+  });
 }
 
 /** A chain of Extends (consecutive BINDs, SELECT expressions) is evaluated row by row, so the

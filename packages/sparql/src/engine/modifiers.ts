@@ -2,7 +2,7 @@
  * Solution modifiers (SPARQL 1.1 §18.5): Project, Distinct, Reduced, Slice; and VALUES (§18.2.4.1).
  */
 import type { PlanOf } from '../algebra/plan.js';
-import { BATCH_ROWS, compatible, newBatch, appendMerged, type Batch } from './batch.js';
+import { BATCH_ROWS, compatible, keepRows, newBatch, appendMerged, type Batch } from './batch.js';
 import type { Env, QueryContext } from './context.js';
 import { allSlots, RowKeySet } from './row-set.js';
 
@@ -39,22 +39,12 @@ export function evalReduced(plan: PlanOf<'reduced'>, q: QueryContext, env: Env):
  * every row, under the row budget). */
 function* dropRepeats(input: PlanOf<'distinct'>['input'], q: QueryContext, env: Env, seen: RowKeySet, window = Infinity): Generator<Batch> {
   const W = q.width;
-  for (const b of q.evaluate(input, env)) {
-    q.tick();
-    const d = b.data;
-    let kept = 0;
-    for (let r = 0; r < b.length; r++) {
-      const base = r * W;
-      if (seen.size >= window) seen = new RowKeySet(allSlots(W));
-      const before = seen.size;
-      seen.add(d, base);
-      if (seen.size === before) continue;
-      if (kept !== r) d.copyWithin(kept * W, base, base + W);
-      kept++;
-    }
-    b.length = kept;
-    if (kept > 0) yield b;
-  }
+  return yield* keepRows(q, q.evaluate(input, env), (d, base) => {
+    if (seen.size >= window) seen = new RowKeySet(allSlots(W));
+    const before = seen.size;
+    seen.add(d, base);
+    return seen.size !== before;
+  });
 }
 
 export function* evalSlice(plan: PlanOf<'slice'>, q: QueryContext, env: Env): Generator<Batch> {
