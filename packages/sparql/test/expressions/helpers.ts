@@ -10,6 +10,7 @@ import type { BlankNode, Term } from '@ianode/rdf';
 import { ExpressionError } from '../../src/errors.js';
 import { compileExpression } from '../../src/expressions/index.js';
 import type { ExpressionContext } from '../../src/expressions/index.js';
+import { describe as describeTerm } from '../../src/expressions/literals.js';
 
 export const EX = 'http://example.org/';
 const PREFIXES = `PREFIX xsd: <${XSD}> PREFIX ex: <${EX}> PREFIX rdf: <http://www.w3.org/1999/02/22-rdf-syntax-ns#>`;
@@ -77,21 +78,14 @@ export function parseExpression(text: string): Algebra.Expression {
   return filter.expression;
 }
 
+/** As `describe` (src/expressions/literals.ts) prints terms, but literals in full and XSD
+ * datatypes as `xsd:name` (shorter expectations). */
 export function show(term: Term): string {
-  switch (term.termType) {
-    case 'NamedNode':
-      return `<${term.value}>`;
-    case 'BlankNode':
-      return `_:${term.value}`;
-    case 'Literal': {
-      if (term.language) return `"${term.value}"@${term.language}`;
-      const dt = term.datatype.value;
-      if (dt === XSD + 'string') return `"${term.value}"`;
-      return dt.startsWith(XSD) ? `"${term.value}"^^xsd:${dt.slice(XSD.length)}` : `"${term.value}"^^<${dt}>`;
-    }
-    default:
-      return term.termType;
-  }
+  if (term.termType !== 'Literal') return describeTerm(term);
+  if (term.language) return `"${term.value}"@${term.language}`;
+  const dt = term.datatype.value;
+  if (dt === XSD + 'string') return `"${term.value}"`;
+  return dt.startsWith(XSD) ? `"${term.value}"^^xsd:${dt.slice(XSD.length)}` : `"${term.value}"^^<${dt}>`;
 }
 
 /** Evaluates and shows the result, or 'error' for an ExpressionError. */
