@@ -65,43 +65,41 @@ export const throttleKey = (user: Pick<User, 'sub'> | undefined, name: string): 
 const signsInWithEmail = (pool: Pool): boolean =>
   pool.config.UsernameAttributes.includes('email') || pool.config.AliasAttributes.includes('email');
 
+/** A new, enabled user as SignUp and AdminCreateUser make it: created, updated and its password set `now`. */
+export function newUser(fields: Pick<User, 'poolId' | 'username' | 'sub' | 'passwordHash' | 'srpSalt' | 'srpVerifier' | 'status' | 'attributes'>, now: number): User {
+  return { ...fields, enabled: true, passwordSetAt: now, createdAt: now, updatedAt: now };
+}
+
+/** The columns a user's changes write, and their values: one list for INSERT and UPDATE. */
+const MUTABLE_COLUMNS = ['email_key', 'password_hash', 'srp_salt', 'srp_verifier', 'status', 'enabled', 'attributes', 'password_set_at', 'updated_at'];
+const mutableValues = (u: User) => [
+  u.attributes.email?.toLowerCase() ?? null,
+  u.passwordHash,
+  u.srpSalt,
+  u.srpVerifier,
+  u.status,
+  u.enabled ? 1 : 0,
+  JSON.stringify(u.attributes),
+  u.passwordSetAt,
+  u.updatedAt,
+];
+
 export function insertUser(db: Db, pool: Pool, u: User): void {
+  const columns = ['pool_id', 'username', 'username_key', 'sub', 'created_at', ...MUTABLE_COLUMNS];
   db.run(
-    `INSERT INTO users (pool_id, username, username_key, sub, email_key, password_hash, srp_salt, srp_verifier, status,
-       enabled, attributes, password_set_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO users (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`,
     u.poolId,
     u.username,
     usernameKey(pool, u.username),
     u.sub,
-    u.attributes.email?.toLowerCase() ?? null,
-    u.passwordHash,
-    u.srpSalt,
-    u.srpVerifier,
-    u.status,
-    u.enabled ? 1 : 0,
-    JSON.stringify(u.attributes),
-    u.passwordSetAt,
     u.createdAt,
-    u.updatedAt,
+    ...mutableValues(u),
   );
 }
 
 /** Writes every mutable column of the user back. */
 export function saveUser(db: Db, u: User): void {
-  db.run(
-    `UPDATE users SET email_key = ?, password_hash = ?, srp_salt = ?, srp_verifier = ?, status = ?, enabled = ?,
-       attributes = ?, password_set_at = ?, updated_at = ? WHERE sub = ?`,
-    u.attributes.email?.toLowerCase() ?? null,
-    u.passwordHash,
-    u.srpSalt,
-    u.srpVerifier,
-    u.status,
-    u.enabled ? 1 : 0,
-    JSON.stringify(u.attributes),
-    u.passwordSetAt,
-    u.updatedAt,
-    u.sub,
-  );
+  db.run(`UPDATE users SET ${MUTABLE_COLUMNS.map((c) => `${c} = ?`).join(', ')} WHERE sub = ?`, ...mutableValues(u), u.sub);
 }
 
 /** By user name, or (when the pool signs in with e-mail) by a verified-or-not unique e-mail address. */

@@ -15,7 +15,7 @@ import { IdpError, invalidParameter, notAuthorized } from '../../errors.js';
 import { checkAttributes, type AttributeType } from '../../model/attributes.js';
 import { codeMismatch, consumeCode, dropCode } from '../../model/confirmation-codes.js';
 import { requirePool, type Pool } from '../../model/pools.js';
-import { findUser, findUserBySub, insertUser, requireUser, saveUser, type User } from '../../model/users.js';
+import { findUser, findUserBySub, insertUser, newUser, requireUser, saveUser, type User } from '../../model/users.js';
 import { operation } from '../operation.js';
 import { AttributeList, bool, ClientId, ConfirmationCode, obj, Password, SecretHash, strMap, Username, UserPoolId } from '../schema.js';
 import { deliveryDetails, publicClient, sendCode, type CodeDeliveryDetails } from './code-delivery.js';
@@ -42,19 +42,7 @@ async function signUp(ctx: IdpContext, req: SignUpRequest): Promise<object> {
   const username = storedUsername(pool, req.Username, attributes, sub);
   checkPasswordPolicy(req.Password, pool.config.PasswordPolicy);
   const credentials = await passwordCredentials(ctx, pool.id, username, req.Password);
-  const now = ctx.now();
-  const user: User = {
-    poolId: pool.id,
-    username,
-    sub,
-    ...credentials,
-    status: 'UNCONFIRMED',
-    enabled: true,
-    attributes,
-    passwordSetAt: now,
-    createdAt: now,
-    updatedAt: now,
-  };
+  const user = newUser({ poolId: pool.id, username, sub, ...credentials, status: 'UNCONFIRMED', attributes }, ctx.now());
   const delivery = ctx.db.tx((): CodeDeliveryDetails | undefined => {
     if (findUser(ctx.db, pool, req.Username)) throw new IdpError('UsernameExistsException', 'User already exists');
     checkEmailUnique(ctx, pool, attributes, null);

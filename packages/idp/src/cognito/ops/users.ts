@@ -17,6 +17,7 @@ import {
   emailInUse,
   findUser,
   insertUser,
+  newUser,
   requireUser,
   saveUser,
   throttleKey,
@@ -74,19 +75,7 @@ export async function adminCreateUser(ctx: IdpContext, req: AdminCreateUserReque
     req.TemporaryPassword !== undefined
       ? await passwordCredentials(ctx, pool.id, username, req.TemporaryPassword)
       : { passwordHash: null, srpSalt: null, srpVerifier: null };
-  const now = ctx.now();
-  const user: User = {
-    poolId: pool.id,
-    username,
-    sub,
-    ...credentials,
-    status: 'FORCE_CHANGE_PASSWORD',
-    enabled: true,
-    attributes,
-    passwordSetAt: now,
-    createdAt: now,
-    updatedAt: now,
-  };
+  const user = newUser({ poolId: pool.id, username, sub, ...credentials, status: 'FORCE_CHANGE_PASSWORD', attributes }, ctx.now());
   ctx.db.tx(() => {
     if (findUser(ctx.db, pool, req.Username)) throw new IdpError('UsernameExistsException', 'User account already exists');
     checkEmailUnique(ctx, pool, attributes, null);
