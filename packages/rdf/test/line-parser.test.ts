@@ -1,26 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { createQuadKeyParser, parseQuadKeys, parseQuadKeyStream, RdfSyntaxError, type RdfFormat } from '../src/index.js';
+import { createQuadKeyParser, parseQuadKeyStream, RdfSyntaxError, type RdfFormat } from '../src/index.js';
+import { parseRows, syntaxErrorOf, type Row } from './support/quad-keys.js';
 
-type Row = [string, string, string, string];
 const NT: RdfFormat = 'application/n-triples';
 const NQ: RdfFormat = 'application/n-quads';
 const XSD = 'http://www.w3.org/2001/XMLSchema#';
 
-function parse(text: string, format: RdfFormat = NT): Row[] {
-  const rows: Row[] = [];
-  parseQuadKeys(text, { format, blankNodePrefix: 'x_' }, (s, p, o, g) => rows.push([s, p, o, g]));
-  return rows;
-}
-
-function syntaxError(text: string, format: RdfFormat = NT): RdfSyntaxError {
-  try {
-    parse(text, format);
-  } catch (e) {
-    expect(e).toBeInstanceOf(RdfSyntaxError);
-    return e as RdfSyntaxError;
-  }
-  throw new Error(`no error for ${JSON.stringify(text)}`);
-}
+const parse = (text: string, format: RdfFormat = NT): Row[] => parseRows(text, format).rows;
+const syntaxError = (text: string, format: RdfFormat = NT): RdfSyntaxError => syntaxErrorOf(text, format);
 
 describe('N-Triples line parser', () => {
   it('emits dictionary keys for every term kind', () => {

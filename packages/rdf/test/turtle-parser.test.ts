@@ -1,27 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { createQuadKeyParser, freshBlankNodePrefix, parseQuadKeys, parseQuads, RdfSyntaxError, type RdfFormat } from '../src/index.js';
+import { parseRows, syntaxErrorOf, type Row } from './support/quad-keys.js';
 
-type Row = [string, string, string, string];
 const TTL: RdfFormat = 'text/turtle';
 const TRIG: RdfFormat = 'application/trig';
 const RDF = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#';
 const XSD = 'http://www.w3.org/2001/XMLSchema#';
 
-function parse(text: string, format: RdfFormat = TTL, baseIRI?: string): { rows: Row[]; prefixes: Record<string, string> } {
-  const rows: Row[] = [];
-  const { prefixes } = parseQuadKeys(text, { format, baseIRI, blankNodePrefix: 'x_' }, (s, p, o, g) => rows.push([s, p, o, g]));
-  return { rows, prefixes };
-}
-
-function syntaxError(text: string, format: RdfFormat = TTL): RdfSyntaxError {
-  try {
-    parse(text, format);
-  } catch (e) {
-    expect(e).toBeInstanceOf(RdfSyntaxError);
-    return e as RdfSyntaxError;
-  }
-  throw new Error(`no error for ${JSON.stringify(text)}`);
-}
+const parse = (text: string, format: RdfFormat = TTL, baseIRI?: string) => parseRows(text, format, baseIRI);
+const syntaxError = (text: string, format: RdfFormat = TTL): RdfSyntaxError => syntaxErrorOf(text, format);
 
 describe('Turtle', () => {
   it('returns the declared prefixes and emits keys', () => {
