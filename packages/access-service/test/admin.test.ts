@@ -1,26 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ADMIN, USER, startIdp, startService, tempDir, type RunningService, type TestIdp } from './helpers.js';
+import { describe, expect, it, vi } from 'vitest';
+import { ADMIN, USER, serviceForFile } from './helpers.js';
 
-let idp: TestIdp;
-let svc: RunningService;
-let data: ReturnType<typeof tempDir>;
-let admin: string;
-let userToken: string;
+const f = serviceForFile();
 
-beforeAll(async () => {
-  idp = await startIdp();
-  data = tempDir();
-  svc = await startService(idp, data.dir);
-  admin = await idp.token(ADMIN, ['ianode_admin']);
-  userToken = await idp.token(USER, ['ianode_read']);
-});
-afterAll(async () => {
-  await svc.close();
-  await idp.close();
-  data.remove();
-});
-
-const call = (method: string, path: string, body?: unknown) => svc.call(method, path, { token: admin, ...(body === undefined ? {} : { body }) });
+const call = (method: string, path: string, body?: unknown) => f.svc.call(method, path, { token: f.admin, ...(body === undefined ? {} : { body }) });
 
 describe('users', () => {
   it('lists users, with paging and an active filter', async () => {
@@ -49,8 +32,8 @@ describe('users', () => {
     expect(created.headers.get('location')).toBe('/users/erin%40example.org');
     expect(created.body).toMatchObject({ id: 'erin@example.org', active: true, attributes: { clearance: 'S', nationality: ['GBR', 'IRL'] }, groups: ['ianode_read'] });
 
-    const erin = await idp.token('erin@example.org');
-    expect((await svc.call('GET', '/users/lookup/erin@example.org', { token: erin })).body.attributes).toEqual([
+    const erin = await f.idp.token('erin@example.org');
+    expect((await f.svc.call('GET', '/users/lookup/erin@example.org', { token: erin })).body.attributes).toEqual([
       'clearance=S',
       'nationality=GBR',
       'nationality=IRL',
@@ -61,7 +44,7 @@ describe('users', () => {
     expect(patched.status).toBe(200);
     expect(patched.body).toMatchObject({ name: 'Erin E.', attributes: { clearance: 'TS' }, groups: ['ianode_read'] });
     expect((await call('GET', '/users/erin@example.org')).body.attributes).toEqual({ clearance: 'TS' });
-    expect((await svc.call('GET', '/users/lookup/erin@example.org', { token: erin })).body.attributes).toEqual(['clearance=TS', 'ianode_read']);
+    expect((await f.svc.call('GET', '/users/lookup/erin@example.org', { token: erin })).body.attributes).toEqual(['clearance=TS', 'ianode_read']);
 
     expect((await call('PATCH', '/users/erin@example.org', { groups: [] })).body.groups).toEqual([]);
     expect((await call('DELETE', '/users/erin@example.org')).status).toBe(204);
@@ -71,10 +54,10 @@ describe('users', () => {
   });
 
   it('shows a change of attributes in the next lookup', async () => {
-    const before = await svc.call('GET', `/users/lookup/${USER}`, { token: userToken });
+    const before = await f.svc.call('GET', `/users/lookup/${USER}`, { token: f.userToken });
     expect(before.body.attributes).toContain('clearance=OS');
     await call('PATCH', `/users/${USER}`, { attributes: { clearance: 'S' } });
-    const after = await svc.call('GET', `/users/lookup/${USER}`, { token: userToken });
+    const after = await f.svc.call('GET', `/users/lookup/${USER}`, { token: f.userToken });
     expect(after.body.attributes).toContain('clearance=S');
     expect(after.body.attributes).not.toContain('clearance=OS');
     await call('PATCH', `/users/${USER}`, { attributes: { clearance: 'OS' } });
@@ -130,7 +113,7 @@ describe('groups', () => {
     expect((await call('POST', '/groups', { name: 'analysts' })).status).toBe(409);
     await call('PATCH', `/users/${USER}`, { groups: ['analysts'] });
     expect((await call('GET', '/groups')).body.groups.find((g: { name: string }) => g.name === 'analysts').members).toEqual([USER]);
-    expect((await svc.call('GET', `/users/lookup/${USER}`, { token: userToken })).body.attributes).toEqual(
+    expect((await f.svc.call('GET', `/users/lookup/${USER}`, { token: f.userToken })).body.attributes).toEqual(
       expect.arrayContaining(['ianode_read', 'analysts']),
     );
     expect((await call('DELETE', '/groups/analysts')).status).toBe(204);
@@ -152,9 +135,9 @@ describe('hierarchies', () => {
     const replaced = await call('PUT', '/hierarchies/tier', { name: 'tier', tiers: ['bronze', 'silver', 'gold'] });
     expect(replaced.status).toBe(200);
     expect(replaced.body).toEqual({ name: 'tier', tiers: ['bronze', 'silver', 'gold'] });
-    expect((await svc.call('GET', '/hierarchies/lookup/tier')).body.tiers).toEqual(['bronze', 'silver', 'gold']);
+    expect((await f.svc.call('GET', '/hierarchies/lookup/tier')).body.tiers).toEqual(['bronze', 'silver', 'gold']);
     expect((await call('DELETE', '/hierarchies/tier')).status).toBe(204);
-    expect((await svc.call('GET', '/hierarchies/lookup/tier')).status).toBe(404);
+    expect((await f.svc.call('GET', '/hierarchies/lookup/tier')).status).toBe(404);
     expect((await call('DELETE', '/hierarchies/tier')).status).toBe(404);
   });
 
@@ -192,7 +175,7 @@ describe('attribute definitions', () => {
     const created = await call('POST', '/attributes', { name: 'tier', hierarchy: ['bronze', 'silver', 'gold'] });
     expect(created.status).toBe(201);
     expect(created.body).toEqual({ name: 'tier', description: null, values: null, hierarchy: ['bronze', 'silver', 'gold'] });
-    expect((await svc.call('GET', '/hierarchies/lookup/tier')).body.tiers).toEqual(['bronze', 'silver', 'gold']);
+    expect((await f.svc.call('GET', '/hierarchies/lookup/tier')).body.tiers).toEqual(['bronze', 'silver', 'gold']);
     expect((await call('POST', '/users', { id: 'tia@example.org', attributes: { tier: 'gold' } })).status).toBe(201);
     expect((await call('POST', '/users', { id: 'tib@example.org', attributes: { tier: 'platinum' } })).status).toBe(400);
 
@@ -227,16 +210,16 @@ describe('attribute definitions', () => {
     await call('PATCH', `/users/${USER}`, { attributes: { clearance: 'OS' } });
     await call('POST', '/groups', { name: 'audited' });
     await call('POST', '/groups', { name: 'audited' });
-    await svc.call('POST', '/groups', { token: userToken, body: { name: 'sneaky' } });
-    await vi.waitFor(() => expect(svc.audit().some((l) => l.event === 'group.create' && l.actor === USER)).toBe(true));
-    const lines = svc.audit().filter((l) => l.event === 'group.create');
+    await f.svc.call('POST', '/groups', { token: f.userToken, body: { name: 'sneaky' } });
+    await vi.waitFor(() => expect(f.svc.audit().some((l) => l.event === 'group.create' && l.actor === USER)).toBe(true));
+    const lines = f.svc.audit().filter((l) => l.event === 'group.create');
     expect(lines.map((l) => [l.actor, l.target, l.outcome, l.status])).toEqual([
       ...lines.slice(0, -3).map((l) => [l.actor, l.target, l.outcome, l.status]),
       [ADMIN, 'audited', 'ok', 201],
       [ADMIN, 'audited', 'rejected', 409],
       [USER, null, 'denied', 403],
     ]);
-    const patch = svc.audit().find((l) => l.event === 'user.update' && l.outcome === 'ok');
+    const patch = f.svc.audit().find((l) => l.event === 'user.update' && l.outcome === 'ok');
     expect(patch).toMatchObject({ actor: ADMIN, target: expect.any(String), changes: expect.any(Object) });
     // Its group removed again, so the groups tests, in any order, list only the seeded ones.
     expect((await call('DELETE', '/groups/audited')).status).toBe(204);

@@ -4,29 +4,12 @@
  * users are never admitted. Each test reads the seeded directory without changing it, except the
  * last, which makes its own user and removes it.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { ADMIN, USER, startIdp, startService, tempDir, type RunningService, type TestIdp } from './helpers.js';
+import { expect, it } from 'vitest';
+import { ADMIN, USER, serviceForFile } from './helpers.js';
 
-let idp: TestIdp;
-let svc: RunningService;
-let data: ReturnType<typeof tempDir>;
-let admin: string;
-let userToken: string;
+const f = serviceForFile();
 
-beforeAll(async () => {
-  idp = await startIdp();
-  data = tempDir();
-  svc = await startService(idp, data.dir);
-  admin = await idp.token(ADMIN, ['ianode_admin']);
-  userToken = await idp.token(USER, ['ianode_read']);
-});
-afterAll(async () => {
-  await svc.close();
-  await idp.close();
-  data.remove();
-});
-
-const audience = (label: string, token = admin) => svc.call('POST', '/labels/audience', { token, body: { label } });
+const audience = (label: string, token = f.admin) => f.svc.call('POST', '/labels/audience', { token, body: { label } });
 
 it('counts the active users a label admits, with the clearance hierarchy', async () => {
   // The demo directory: the administrator has clearance TS and is an employee; the user has OS and is a contractor.
@@ -54,18 +37,18 @@ it('names the mistake in a label that does not parse', async () => {
 });
 
 it('answers administrators only', async () => {
-  expect((await audience('employee', userToken)).status).toBe(403);
-  expect((await svc.call('POST', '/labels/audience', { body: { label: 'employee' } })).status).toBe(401);
+  expect((await audience('employee', f.userToken)).status).toBe(403);
+  expect((await f.svc.call('POST', '/labels/audience', { body: { label: 'employee' } })).status).toBe(401);
 });
 
 it('never counts an inactive user', async () => {
-  const created = await svc.call('POST', '/users', { token: admin, body: { id: 'ina@example.org', email: 'ina@example.org', attributes: { clearance: 'TS' }, groups: [] } });
+  const created = await f.svc.call('POST', '/users', { token: f.admin, body: { id: 'ina@example.org', email: 'ina@example.org', attributes: { clearance: 'TS' }, groups: [] } });
   expect(created.status).toBe(201);
   try {
     expect((await audience('clearance=TS')).body).toMatchObject({ admitted: 2, active: 3 });
-    expect((await svc.call('PATCH', '/users/ina@example.org', { token: admin, body: { active: false } })).status).toBe(200);
+    expect((await f.svc.call('PATCH', '/users/ina@example.org', { token: f.admin, body: { active: false } })).status).toBe(200);
     expect((await audience('clearance=TS')).body).toMatchObject({ admitted: 1, active: 2, users: [ADMIN] });
   } finally {
-    await svc.call('DELETE', '/users/ina@example.org', { token: admin });
+    await f.svc.call('DELETE', '/users/ina@example.org', { token: f.admin });
   }
 });

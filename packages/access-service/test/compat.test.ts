@@ -7,14 +7,12 @@
  * data name, or by user name with `?isUserAttribute=true`), and the refusal rules of lookups
  * without a token.
  */
-import { spawn } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { checkCompat, isPrivateAddress, type CompatConfig } from '../src/index.js';
 import { readAccessConfigFile } from '../src/provisioning.js';
-import { CLIENT, startIdp, startService, subjectOf, tempDir, type RunningService, type TestIdp } from './helpers.js';
+import { CLIENT, MAIN, spawnMain, startIdp, startService, subjectOf, tempDir, type RunningService, type TestIdp } from './helpers.js';
 
 const HEAD = 'headofeng@ndtp.example';
 const COO = 'coo@ndtp.example';
@@ -330,27 +328,13 @@ describe('the compat section of the configuration file', () => {
   });
 });
 
-const MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
-
 /** Runs dist/main.js until it logs `until` (then SIGTERM) or exits; its log lines and stderr. */
 function runMain(args: string[], env: Record<string, string>, until: string, during: (line: Record<string, unknown>) => Promise<void>): Promise<{ code: number | null; lines: Record<string, unknown>[]; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [MAIN, ...args], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    const lines: Record<string, unknown>[] = [];
-    let stderr = '';
-    let buffer = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      buffer += chunk.toString();
-      let at: number;
-      while ((at = buffer.indexOf('\n')) >= 0) {
-        const line = JSON.parse(buffer.slice(0, at)) as Record<string, unknown>;
-        buffer = buffer.slice(at + 1);
-        lines.push(line);
-        if (line.msg === until) during(line).then(() => child.kill('SIGTERM'), (error: unknown) => { child.kill('SIGTERM'); reject(error as Error); });
-      }
+    const main = spawnMain(args, env, (line) => {
+      if (line.msg === until) during(line).then(() => main.child.kill('SIGTERM'), (error: unknown) => { main.child.kill('SIGTERM'); reject(error as Error); });
     });
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('exit', (code) => resolve({ code, lines, stderr }));
+    main.child.on('exit', (code) => resolve({ code, lines: main.lines, stderr: main.stderr }));
   });
 }
 

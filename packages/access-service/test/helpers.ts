@@ -1,9 +1,12 @@
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll } from 'vitest';
 import { SignJWT, exportJWK, generateKeyPair, type JWK, type JWTPayload } from 'jose';
 import { createAccessServer, type AccessServer, type AccessServerConfig } from '../src/index.js';
 
@@ -148,4 +151,71 @@ export async function startService(idp: TestIdp, dataDir: string, config: Partia
     },
     close: () => server.close(),
   };
+}
+
+/** The built service (`npm run build`); tests of it are skipped without it. */
+export const MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
+
+export interface MainProcess {
+  child: ChildProcessByStdio<null, Readable, Readable>;
+  /** Its JSON log lines so far. */
+  lines: Record<string, unknown>[];
+  /** Its stderr so far. */
+  readonly stderr: string;
+}
+
+/** Starts dist/main.js with `args` and only PATH and `env` in its environment; `onLine` sees each
+ * JSON log line once it is in `lines`. */
+export function spawnMain(args: string[], env: Record<string, string>, onLine: (line: Record<string, unknown>) => void = () => undefined): MainProcess {
+  const child = spawn(process.execPath, [MAIN, ...args], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const lines: Record<string, unknown>[] = [];
+  let stderr = '';
+  let buffer = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    buffer += chunk.toString();
+    let at: number;
+    while ((at = buffer.indexOf('\n')) >= 0) {
+      const line = JSON.parse(buffer.slice(0, at)) as Record<string, unknown>;
+      buffer = buffer.slice(at + 1);
+      lines.push(line);
+      onLine(line);
+    }
+  });
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  return {
+    child,
+    lines,
+    get stderr() {
+      return stderr;
+    },
+  };
+}
+
+export interface ServiceFixture {
+  idp: TestIdp;
+  svc: RunningService;
+  /** A token of ADMIN in ianode_admin. */
+  admin: string;
+  /** A token of USER in ianode_read. */
+  userToken: string;
+}
+
+/** A test IdP and a service on the demo seed in a fresh folder, started before the file's tests
+ * and stopped (the folder removed) after them; the fields are set once `beforeAll` has run. */
+export function serviceForFile(): ServiceFixture {
+  const f = {} as ServiceFixture;
+  let data: ReturnType<typeof tempDir> | undefined;
+  beforeAll(async () => {
+    f.idp = await startIdp();
+    data = tempDir();
+    f.svc = await startService(f.idp, data.dir);
+    f.admin = await f.idp.token(ADMIN, ['ianode_admin']);
+    f.userToken = await f.idp.token(USER, ['ianode_read']);
+  });
+  afterAll(async () => {
+    await f.svc?.close();
+    await f.idp?.close();
+    data?.remove();
+  });
+  return f;
 }

@@ -1,10 +1,6 @@
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ADMIN, CLIENT, DEMO_SEED, startIdp, tempDir, type TestIdp } from './helpers.js';
-
-const MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
+import { ADMIN, CLIENT, DEMO_SEED, MAIN, spawnMain, startIdp, tempDir, type TestIdp } from './helpers.js';
 
 let idp: TestIdp;
 beforeAll(async () => {
@@ -21,27 +17,16 @@ interface Run {
 }
 
 function run(args: string[], env: Record<string, string>): Run {
-  const child = spawn(process.execPath, [MAIN, ...args], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  const lines: Record<string, unknown>[] = [];
-  let stderr = '';
-  let buffer = '';
   const waiters: { msg: string; resolve: (line: Record<string, unknown>) => void }[] = [];
-  child.stdout.on('data', (chunk: Buffer) => {
-    buffer += chunk.toString();
-    let at: number;
-    while ((at = buffer.indexOf('\n')) >= 0) {
-      const line = JSON.parse(buffer.slice(0, at)) as Record<string, unknown>;
-      buffer = buffer.slice(at + 1);
-      lines.push(line);
-      for (const waiter of waiters.filter((w) => w.msg === line.msg)) waiter.resolve(line);
-    }
+  const main = spawnMain(args, env, (line) => {
+    for (const waiter of waiters.filter((w) => w.msg === line.msg)) waiter.resolve(line);
   });
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const { child, lines } = main;
   const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   return {
     lines,
     get stderr() {
-      return stderr;
+      return main.stderr;
     },
     exit,
     kill: (signal) => child.kill(signal),
