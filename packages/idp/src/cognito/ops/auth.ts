@@ -130,8 +130,7 @@ export const authOperations = [
       'AuthFlow',
     ]),
     async (ctx, body) => {
-      const pool = requirePool(ctx.db, body.UserPoolId);
-      const client = requirePoolClient(ctx.db, pool.id, body.ClientId);
+      const { pool, client } = adminPoolAndClient(ctx, body);
       switch (body.AuthFlow) {
         case 'USER_SRP_AUTH':
           return srpFlow(ctx, pool, client, body.AuthParameters);
@@ -169,9 +168,14 @@ export const authOperations = [
       'ChallengeName',
     ]),
     async (ctx, body) => {
-      const pool = requirePool(ctx.db, body.UserPoolId);
-      const client = requirePoolClient(ctx.db, pool.id, body.ClientId);
+      const { pool, client } = adminPoolAndClient(ctx, body);
       return answerChallenge(ctx, pool, client, body.ChallengeName, body.Session, body.ChallengeResponses);
     },
   ),
 ];
+
+/** The pool and its client an admin operation names (`ResourceNotFoundException` for either). */
+function adminPoolAndClient(ctx: IdpContext, body: { UserPoolId: string; ClientId: string }): { pool: Pool; client: Client } {
+  const pool = requirePool(ctx.db, body.UserPoolId);
+  return { pool, client: requirePoolClient(ctx.db, pool.id, body.ClientId) };
+}
