@@ -5,9 +5,9 @@
  * (@ianode/store writeFileAtomic: temporary file, fsync, rename, fsync of the folder); a file that does not read as this format
  * stops the start, naming it (never guessed around).
  */
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, unlink } from 'node:fs/promises';
 import path from 'node:path';
-import { writeFileAtomic } from '@ianode/store';
+import { ATOMIC_TEMP_FILE, writeFileAtomic } from '@ianode/store';
 import { resolveDatasetConfig, type DatasetConfig, type DatasetConfigInput } from './config.js';
 
 export interface RegistryEntry {
@@ -35,7 +35,10 @@ export class DatasetRegistry {
 
   /** The entries of the file (none without `server.dataDir` or before the first add). */
   async read(): Promise<RegistryEntry[]> {
-    if (this.file === undefined) return [];
+    if (this.file === undefined || this.dataDir === undefined) return [];
+    // A temporary file of a write a stop interrupted (the file itself is whole: old or new).
+    const names = await readdir(this.dataDir).catch(() => [] as string[]);
+    for (const name of names) if (ATOMIC_TEMP_FILE.exec(name)?.[1] === 'datasets.json') await unlink(path.join(this.dataDir, name)).catch(() => undefined);
     let text: string;
     try {
       text = await readFile(this.file, 'utf8');
