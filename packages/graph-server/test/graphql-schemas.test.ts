@@ -2,8 +2,7 @@
  * `/ds/traversal/graphql`, `/ds/dataset/graphql`, and their `validate` endpoints; each answers over
  * the caller's view (two users, different answers), with the same authentication and permission. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGraphServer, type GraphServer } from '../src/index.js';
-import { accessStub, CLIENT, ISSUER, jwksServer, makeKey, sign, type Key } from './helpers.js';
+import { authority, graphqlOnAndOff, type Authority } from './helpers.js';
 
 const PREFIXES = `PREFIX ies: <http://ies.data.gov.uk/ontology/ies4#>
 PREFIX : <http://example/>
@@ -26,34 +25,25 @@ const DIRECTORY = {
   'outsider@test': ['engineer'],
 };
 
-let key: Key;
-let jwks: Awaited<ReturnType<typeof jwksServer>>;
-let access: Awaited<ReturnType<typeof accessStub>>;
-let server: GraphServer;
-let off: GraphServer;
+let idp: Authority;
+let tokens: Record<string, string>;
+let servers: Awaited<ReturnType<typeof graphqlOnAndOff>>;
 let base: string;
 let offBase: string;
-const tokens: Record<string, string> = {};
 
 beforeAll(async () => {
-  key = await makeKey('k1');
-  jwks = await jwksServer([key]);
-  access = await accessStub(DIRECTORY);
-  const security = { jwksUrl: `${jwks.url}/jwks.json`, openIdProviderUrl: ISSUER, userAttributesUrl: access.url, clientIds: [CLIENT] };
-  server = await createGraphServer({ security, graphql: true }, { logger: false, jwksCooldownMs: 0 });
-  await server.store.load(PUBLIC, { format: 'application/trig', label: '*' });
-  await server.store.load(EMPLOYEES, { format: 'application/trig', label: 'employee' });
-  base = await server.listen({ port: 0 });
-  off = await createGraphServer({ security, graphql: false }, { logger: false, jwksCooldownMs: 0 });
-  offBase = await off.listen({ port: 0 });
-  for (const user of Object.keys(DIRECTORY)) tokens[user] = await sign(key, { email: user });
+  idp = await authority(DIRECTORY);
+  tokens = idp.tokens;
+  servers = await graphqlOnAndOff(idp.security, async (store) => {
+    await store.load(PUBLIC, { format: 'application/trig', label: '*' });
+    await store.load(EMPLOYEES, { format: 'application/trig', label: 'employee' });
+  });
+  ({ base, offBase } = servers);
 });
 
 afterAll(async () => {
-  await server.close();
-  await off.close();
-  await jwks.close();
-  await access.close();
+  await servers.close();
+  await idp.close();
 });
 
 function post(path: string, query: string, user: string | null = 'user@test', variables?: Record<string, unknown>, url = base) {

@@ -1,55 +1,31 @@
 /** `/ds/graphql` over HTTP (SPEC §4, §5): same tokens, permission and views as SPARQL; the
  * GraphQL-over-HTTP conventions; the query page; switched off = 404. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGraphServer, type GraphServer } from '../src/index.js';
-import { accessStub, CLIENT, ISSUER, jwksServer, makeKey, sign, type Key } from './helpers.js';
+import { ADMIN_AND_USER, authority, graphqlOnAndOff, labelledTrig, SPEC_EXAMPLE, type Authority } from './helpers.js';
 
-const DATA = `PREFIX authz: <http://ndtp.co.uk/security#>
-PREFIX : <http://example/>
-:person4321 :phone "0400 111 333" ; :empId 4321 .
-:person9876 :empId 9876 ; :knows :person4321 .
-GRAPH authz:labels {
-  [ authz:pattern ':person4321 :phone "0400 111 333"' ; authz:label "*" ] .
-  [ authz:pattern ':person9876 :empId 9876' ; authz:label "employee" ] .
-  [ authz:pattern ':person9876 :knows :person4321' ; authz:label "employee" ] .
-}`;
+const DATA = labelledTrig([...SPEC_EXAMPLE, [':person9876 :knows :person4321', 'employee']]);
 
-const DIRECTORY = {
-  'admin@test': ['engineer', 'employee', 'clearance=TS', 'ianode_admin', 'ianode_read'],
-  'user@test': ['engineer', 'contractor', 'clearance=OS', 'ianode_read'],
-  'outsider@test': ['engineer'],
-};
+const DIRECTORY = { ...ADMIN_AND_USER, 'outsider@test': ['engineer'] };
 
 const EXAMPLE = '{ node(uri: "http://example/person4321") { id properties { predicate value } } }';
 const EXACT = '{"data":{"node":{"id":"http://example/person4321","properties":[{"predicate":"http://example/phone","value":"0400 111 333"}]}}}';
 
-let key: Key;
-let jwks: Awaited<ReturnType<typeof jwksServer>>;
-let access: Awaited<ReturnType<typeof accessStub>>;
-let server: GraphServer;
-let off: GraphServer;
+let idp: Authority;
+let tokens: Record<string, string>;
+let servers: Awaited<ReturnType<typeof graphqlOnAndOff>>;
 let base: string;
 let offBase: string;
-const tokens: Record<string, string> = {};
 
 beforeAll(async () => {
-  key = await makeKey('k1');
-  jwks = await jwksServer([key]);
-  access = await accessStub(DIRECTORY);
-  const security = { jwksUrl: `${jwks.url}/jwks.json`, openIdProviderUrl: ISSUER, userAttributesUrl: access.url, clientIds: [CLIENT] };
-  server = await createGraphServer({ security, graphql: true }, { logger: false, jwksCooldownMs: 0 });
-  await server.store.load(DATA, { format: 'application/trig' });
-  base = await server.listen({ port: 0 });
-  off = await createGraphServer({ security, graphql: false }, { logger: false, jwksCooldownMs: 0 });
-  offBase = await off.listen({ port: 0 });
-  for (const user of Object.keys(DIRECTORY)) tokens[user] = await sign(key, { email: user });
+  idp = await authority(DIRECTORY);
+  tokens = idp.tokens;
+  servers = await graphqlOnAndOff(idp.security, (store) => store.load(DATA, { format: 'application/trig' }).then(() => undefined));
+  ({ base, offBase } = servers);
 });
 
 afterAll(async () => {
-  await server.close();
-  await off.close();
-  await jwks.close();
-  await access.close();
+  await servers.close();
+  await idp.close();
 });
 
 function post(body: unknown, user: string | null = 'user@test', headers: Record<string, string> = {}, url = base) {
