@@ -10,7 +10,7 @@ import { openStore, type QuadStore } from '@ianode/store';
 import { parseResults } from '@ianode/sparql';
 import { createGraphServer, type GraphServer } from '../src/index.js';
 import { ForwardedError } from '../src/errors.js';
-import { QueryPool, type JobCaller, type SparqlAnswer } from '../src/pool/pool.js';
+import { QueryPool, type JobCaller, type PoolTimers, type SparqlAnswer } from '../src/pool/pool.js';
 import { heldTimers } from './helpers.js';
 import { CHUNK_WINDOW, type SparqlJob } from '../src/pool/protocol.js';
 
@@ -133,9 +133,9 @@ describe('deadlines, dead workers and limits', () => {
   });
   afterAll(() => store.close());
 
-  const make = (size: number, queueLimit = 10) => {
+  const make = (size: number, queueLimit = 10, timers?: PoolTimers) => {
     logged.length = 0;
-    pool = new QueryPool({ size, queueLimit, killGraceMs: 20, state: store, log: (_level, _fields, message) => logged.push(message) });
+    pool = new QueryPool({ size, queueLimit, killGraceMs: 20, state: store, log: (_level, _fields, message) => logged.push(message), ...(timers ? { timers } : {}) });
     return pool;
   };
 
@@ -160,16 +160,21 @@ describe('deadlines, dead workers and limits', () => {
   });
 
   it('while one worker is held by a long query, another answers a small one', async () => {
-    const p = make(2);
+    // The long query's deadline passes when the test lets it (held timers), not after 3 s of a
+    // clock: however slow the machine, it is still running while the small one is answered.
+    const gate = heldTimers();
+    const p = make(2, 10, gate.timers);
     await p.ready();
+    gate.hold();
     let longDone = false;
-    const long = p.sparql(job(chain(40_000), { deadline: Date.now() + 3_000 }), OPEN).then(
+    const long = p.sparql(job(chain(40_000), { deadline: Date.now() + 60_000 }), OPEN).then(
       () => undefined,
       (e: unknown) => e,
     ).finally(() => (longDone = true));
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    while (p.stats().busy === 0 && !longDone) await new Promise((resolve) => setTimeout(resolve, 10));
     expect(await values(p, 'SELECT ?s WHERE { <http://x/r3> ?p ?o BIND(<http://x/r3> AS ?s) }')).toEqual(['http://x/r3']);
     expect(longDone).toBe(false);
+    gate.pass();
     expect(await long).toMatchObject({ code: 'QUERY_TIMEOUT' });
   });
 
