@@ -1,7 +1,7 @@
 /** `/ds/graphql` over HTTP (SPEC §4, §5): same tokens, permission and views as SPARQL; the
  * GraphQL-over-HTTP conventions; the query page; switched off = 404. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_AND_USER, authority, graphqlOnAndOff, labelledTrig, SPEC_EXAMPLE, type Authority } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { ADMIN_AND_USER, graphqlServers, labelledTrig, SPEC_EXAMPLE } from './helpers.js';
 
 const DATA = labelledTrig([...SPEC_EXAMPLE, [':person9876 :knows :person4321', 'employee']]);
 
@@ -10,34 +10,18 @@ const DIRECTORY = { ...ADMIN_AND_USER, 'outsider@test': ['engineer'] };
 const EXAMPLE = '{ node(uri: "http://example/person4321") { id properties { predicate value } } }';
 const EXACT = '{"data":{"node":{"id":"http://example/person4321","properties":[{"predicate":"http://example/phone","value":"0400 111 333"}]}}}';
 
-let idp: Authority;
-let tokens: Record<string, string>;
-let servers: Awaited<ReturnType<typeof graphqlOnAndOff>>;
-let base: string;
-let offBase: string;
+const fx = graphqlServers(DIRECTORY, (store) => store.load(DATA, { format: 'application/trig' }));
 
-beforeAll(async () => {
-  idp = await authority(DIRECTORY);
-  tokens = idp.tokens;
-  servers = await graphqlOnAndOff(idp.security, (store) => store.load(DATA, { format: 'application/trig' }).then(() => undefined));
-  ({ base, offBase } = servers);
-});
-
-afterAll(async () => {
-  await servers.close();
-  await idp.close();
-});
-
-function post(body: unknown, user: string | null = 'user@test', headers: Record<string, string> = {}, url = base) {
+function post(body: unknown, user: string | null = 'user@test', headers: Record<string, string> = {}, url = fx.base) {
   return fetch(`${url}/ds/graphql`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', ...(user ? { authorization: `Bearer ${tokens[user]}` } : {}), ...headers },
+    headers: { 'content-type': 'application/json', ...(user ? { authorization: `Bearer ${fx.tokens[user]}` } : {}), ...headers },
     body: typeof body === 'string' ? body : JSON.stringify(body),
   });
 }
 
 function get(params: Record<string, string>, user: string | null = 'user@test', headers: Record<string, string> = {}) {
-  return fetch(`${base}/ds/graphql?${new URLSearchParams(params)}`, { headers: { ...(user ? { authorization: `Bearer ${tokens[user]}` } : {}), ...headers } });
+  return fetch(`${fx.base}/ds/graphql?${new URLSearchParams(params)}`, { headers: { ...(user ? { authorization: `Bearer ${fx.tokens[user]}` } : {}), ...headers } });
 }
 
 describe('POST and GET', () => {
@@ -119,12 +103,12 @@ describe('errors', () => {
   });
   it('bad bodies: not JSON 400, other content types 415, bad variables 400', async () => {
     expect((await post('{not json')).status).toBe(400);
-    const text = await fetch(`${base}/ds/graphql`, { method: 'POST', headers: { authorization: `Bearer ${tokens['user@test']}`, 'content-type': 'text/plain' }, body: EXAMPLE });
+    const text = await fetch(`${fx.base}/ds/graphql`, { method: 'POST', headers: { authorization: `Bearer ${fx.tokens['user@test']}`, 'content-type': 'text/plain' }, body: EXAMPLE });
     expect(text.status).toBe(415);
     expect((await get({ query: EXAMPLE, variables: '{oops' })).status).toBe(400);
   });
   it('graphql: false answers 404', async () => {
-    const r = await post({ query: EXAMPLE }, 'user@test', {}, offBase);
+    const r = await post({ query: EXAMPLE }, 'user@test', {}, fx.offBase);
     expect(r.status).toBe(404);
     expect(await r.json()).toMatchObject({ code: 'NOT_FOUND', message: expect.stringContaining('graphql: false') });
   });

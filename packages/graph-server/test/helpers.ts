@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { QuadStore } from '@ianode/store';
 import { createGraphServer } from '../src/index.js';
 import type { PoolTimers } from '../src/pool/pool.js';
+import { afterAll, beforeAll } from 'vitest';
 import { exportJWK, generateKeyPair, SignJWT, type JWK, type CryptoKey } from 'jose';
 
 export interface Key {
@@ -241,17 +242,28 @@ export const ADMIN_AND_USER: Record<string, string[]> = {
   'user@test': ['engineer', 'contractor', 'clearance=OS', 'ianode_read'],
 };
 
-/** Two secure graph servers over one authority: GraphQL on (its store filled by `load`), and off. */
-export async function graphqlOnAndOff(security: TestSecurity, load: (store: QuadStore) => Promise<void>): Promise<{ base: string; offBase: string; close(): Promise<void> }> {
-  const on = await createGraphServer({ security, graphql: true }, { logger: false, jwksCooldownMs: 0 });
-  await load(on.store);
-  const off = await createGraphServer({ security, graphql: false }, { logger: false, jwksCooldownMs: 0 });
-  return {
-    base: await on.listen({ port: 0 }),
-    offBase: await off.listen({ port: 0 }),
-    close: async () => {
+/**
+ * For a test file: an authority over `directory` and two secure graph servers over it, GraphQL on
+ * (its store filled by `load`) and off, started before the file's tests and closed after them.
+ * The fields are set once the file's `beforeAll` hooks have run.
+ */
+export function graphqlServers(directory: Record<string, string[]>, load: (store: QuadStore) => Promise<unknown>): { base: string; offBase: string; tokens: Record<string, string> } {
+  const fixture = { base: '', offBase: '', tokens: {} as Record<string, string> };
+  let close = async (): Promise<void> => undefined;
+  beforeAll(async () => {
+    const idp = await authority(directory);
+    const on = await createGraphServer({ security: idp.security, graphql: true }, { logger: false, jwksCooldownMs: 0 });
+    await load(on.store);
+    const off = await createGraphServer({ security: idp.security, graphql: false }, { logger: false, jwksCooldownMs: 0 });
+    fixture.tokens = idp.tokens;
+    fixture.base = await on.listen({ port: 0 });
+    fixture.offBase = await off.listen({ port: 0 });
+    close = async () => {
       await on.close();
       await off.close();
-    },
-  };
+      await idp.close();
+    };
+  });
+  afterAll(() => close());
+  return fixture;
 }
