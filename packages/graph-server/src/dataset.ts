@@ -29,7 +29,7 @@ import { BodyDeadline, spoolBody, type SpoolArea, type Timers } from './body-rea
 import { auditRequest, createWriter, type Writer } from './writes.js';
 import type { AuditLog } from './audit.js';
 import { KafkaConnector } from './kafka/connector.js';
-import { QueryPool } from './pool/pool.js';
+import { QueryPool, type PoolTimers } from './pool/pool.js';
 import { endpointOf, type RequestStats } from './stats.js';
 
 /** How long past its deadline a query may run before its worker is terminated: the engine's own
@@ -48,6 +48,8 @@ export interface DatasetShared {
   logger: FastifyServerOptions['logger'];
   baseIRI: string | undefined;
   now?: (() => number) | undefined;
+  /** The query workers' deadline timers (tests; default the system's). */
+  queryTimers?: PoolTimers | undefined;
 }
 
 /** Where a dataset's store comes from. */
@@ -248,6 +250,7 @@ export async function openDataset(config: GraphServerConfig, shared: DatasetShar
     killGraceMs: QUERY_KILL_GRACE_MS,
     state: store,
     log: (level, fields, message) => app.log[level]({ dataset: name, ...fields }, message),
+    ...(shared.queryTimers ? { timers: shared.queryTimers } : {}),
   });
   // Workers take a moment to start (they load the query engine): start them with the dataset.
   pool.warm();

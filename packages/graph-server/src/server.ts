@@ -20,7 +20,7 @@ import { AuditLog } from './audit.js';
 import { openDataset, type Dataset, type DatasetShared } from './dataset.js';
 import { RequestStats } from './stats.js';
 import { DatasetRegistry } from './registry.js';
-import type { QueryPool } from './pool/pool.js';
+import type { PoolTimers, QueryPool } from './pool/pool.js';
 import { Tasks } from './tasks.js';
 import { BackupScheduler } from './backup.js';
 import { registerBackupRoutes } from './routes/backups.js';
@@ -56,6 +56,9 @@ export interface GraphServerOptions {
   baseIRI?: string;
   /** Timers of the body timeouts and the graceful stop (tests drive them by hand). */
   timers?: Timers;
+  /** Timers of the query workers' deadlines (tests hold a deadline until they let it pass;
+   * default the system's). */
+  queryTimers?: PoolTimers;
   /** Folder under which write bodies are spooled (a 0700 folder is made in it; default the OS temp). */
   spoolDir?: string;
 }
@@ -139,7 +142,7 @@ export async function createGraphServer(input: GraphServerConfigInput | GraphSer
 
   const timers = options.timers ?? realTimers;
   const spoolArea = new SpoolArea(options.spoolDir);
-  const shared: DatasetShared = { security, metrics, stats, auditLog, timers, spoolArea, logger: options.logger, baseIRI: options.baseIRI, now: options.now };
+  const shared: DatasetShared = { security, metrics, stats, auditLog, timers, spoolArea, logger: options.logger, baseIRI: options.baseIRI, now: options.now, queryTimers: options.queryTimers };
   const registry = new DatasetRegistry(config.server.dataDir);
   const closeDatasets = async () => {
     for (const dataset of [...datasets.values()].reverse()) await dataset.close().catch((error: unknown) => app.log.error({ err: error, dataset: dataset.name }, 'closing a dataset failed'));

@@ -10,11 +10,12 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { isomorphic } from 'rdf-isomorphic';
-import { RdfXmlParser } from 'rdfxml-streaming-parser';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseQuads, type Quad } from '@ianode/rdf';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { parseQuads } from '@ianode/rdf';
+import { parseRdfXml } from '@ianode/testkit';
 import { createGraphServer, type GraphServer } from '../src/index.js';
 import { negotiateEncoding } from '../src/routes/respond.js';
+import { heldTimers } from './helpers.js';
 
 const RDFXML = `<?xml version="1.0"?>
 <rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns:ex="http://example/">
@@ -25,19 +26,6 @@ const RDFXML = `<?xml version="1.0"?>
   </rdf:Description>
 </rdf:RDF>
 `;
-
-async function parseRdfXml(text: string): Promise<Quad[]> {
-  const parser = new RdfXmlParser();
-  const out: Quad[] = [];
-  await new Promise<void>((resolve, reject) => {
-    parser.on('data', (q: Quad) => out.push(q));
-    parser.on('error', reject);
-    parser.on('end', resolve);
-    parser.write(text);
-    parser.end();
-  });
-  return out;
-}
 
 interface Raw {
   status: number;
@@ -77,6 +65,10 @@ const q = (query: string) => encodeURIComponent(query);
 let server: GraphServer;
 let base: string;
 let loadDir: string;
+/** The query workers' timers; held while a test must see what a job does without them. */
+const workerTimers = heldTimers();
+/** A named graph of eight triples the tests read (see beforeAll). */
+const OUT_GRAPH = 'http://x/out';
 
 async function count(graph?: string): Promise<number> {
   const where = graph === undefined ? '{ ?s ?p ?o } UNION { GRAPH ?g { ?s ?p ?o } }' : `GRAPH <${graph}> { ?s ?p ?o }`;
@@ -86,13 +78,23 @@ async function count(graph?: string): Promise<number> {
 
 beforeAll(async () => {
   loadDir = await mkdtemp(path.join(tmpdir(), 'ianode-answers-'));
-  server = await createGraphServer({ limits: { uploadBytes: 1 << 20 }, graphql: true }, { logger: false });
+  server = await createGraphServer({ limits: { uploadBytes: 1 << 20 }, graphql: true }, { logger: false, queryTimers: workerTimers.timers });
   base = await server.listen({ port: 0 });
   const lines: string[] = [];
   for (let i = 0; i < 600; i++) lines.push(`<http://x/r${i}> <http://x/k> ${i} .`);
   lines.push('<http://x/g> { <http://x/g1> <http://x/in> "named" }');
   await server.store.load(lines.join('\n'), { format: 'application/trig' });
+  // What the "out" tests read, loaded here and never written by a test: the RDF/XML example as
+  // <http://example/out> in the default graph, and eight triples in <http://x/out> (the tests of
+  // "RDF/XML in" write other subjects and graphs).
+  const upload = await fetch(`${base}/ds/upload`, { method: 'POST', headers: { 'content-type': 'application/rdf+xml' }, body: RDFXML.replace(/example\/x/, 'example/out') });
+  expect(upload.status).toBe(200);
+  for (const [method, body] of [['PUT', RDFXML], ['POST', RDFXML.replace(/example\/x/, 'example/y')]] as const) {
+    expect((await fetch(`${base}/ds/data?graph=${OUT_GRAPH}`, { method, headers: { 'content-type': 'application/rdf+xml' }, body })).ok).toBe(true);
+  }
 });
+
+afterEach(() => workerTimers.pass());
 
 afterAll(async () => {
   await server.close();
@@ -183,19 +185,19 @@ describe('RDF/XML in', () => {
 
 describe('RDF/XML out', () => {
   it('CONSTRUCT, DESCRIBE and GSP GET with Accept: application/rdf+xml', async () => {
-    const construct = await fetch(`${base}/ds/query?query=${q('CONSTRUCT WHERE { <http://example/x> ?p ?o } LIMIT 10')}`, { headers: { accept: 'application/rdf+xml' } });
+    const construct = await fetch(`${base}/ds/query?query=${q('CONSTRUCT WHERE { <http://example/out> ?p ?o } LIMIT 10')}`, { headers: { accept: 'application/rdf+xml' } });
     expect(construct.status).toBe(200);
     expect(construct.headers.get('content-type')).toBe('application/rdf+xml; charset=utf-8');
     const quads = await parseRdfXml(await construct.text());
     expect(quads).toHaveLength(3);
-    const turtle = await fetch(`${base}/ds/query?query=${q('CONSTRUCT WHERE { <http://example/x> ?p ?o } LIMIT 10')}`, { headers: { accept: 'text/turtle' } });
+    const turtle = await fetch(`${base}/ds/query?query=${q('CONSTRUCT WHERE { <http://example/out> ?p ?o } LIMIT 10')}`, { headers: { accept: 'text/turtle' } });
     expect(isomorphic(quads, parseQuads(await turtle.text(), { format: 'text/turtle' }).quads)).toBe(true);
-    const describe = await fetch(`${base}/ds/query?query=${q('DESCRIBE <http://example/x>')}`, { headers: { accept: 'application/rdf+xml' } });
+    const describe = await fetch(`${base}/ds/query?query=${q('DESCRIBE <http://example/out>')}`, { headers: { accept: 'application/rdf+xml' } });
     const described = await parseRdfXml(await describe.text());
-    const describedTurtle = await fetch(`${base}/ds/query?query=${q('DESCRIBE <http://example/x>')}`, { headers: { accept: 'text/turtle' } });
+    const describedTurtle = await fetch(`${base}/ds/query?query=${q('DESCRIBE <http://example/out>')}`, { headers: { accept: 'text/turtle' } });
     expect(described.length).toBeGreaterThanOrEqual(3);
     expect(isomorphic(described, parseQuads(await describedTurtle.text(), { format: 'text/turtle' }).quads)).toBe(true);
-    const gsp = await fetch(`${base}/ds/data?graph=http://x/rx`, { headers: { accept: 'application/rdf+xml' } });
+    const gsp = await fetch(`${base}/ds/data?graph=${OUT_GRAPH}`, { headers: { accept: 'application/rdf+xml' } });
     expect(gsp.status).toBe(200);
     expect(await parseRdfXml(await gsp.text())).toHaveLength(8);
     // The whole dataset has named graphs: RDF/XML cannot carry it.
@@ -245,7 +247,7 @@ describe('format= and output=', () => {
     expect(form.headers.get('content-type')).toContain('application/sparql-results+xml');
     const ds = await fetch(`${base}/ds?query=${select}&format=csv`);
     expect(ds.headers.get('content-type')).toContain('text/csv');
-    const gsp = await fetch(`${base}/ds/data?graph=http://x/rx&format=nt`, { headers: { accept: 'text/turtle' } });
+    const gsp = await fetch(`${base}/ds/data?graph=${OUT_GRAPH}&format=nt`, { headers: { accept: 'text/turtle' } });
     expect(gsp.headers.get('content-type')).toContain('application/n-triples');
   });
 
@@ -253,7 +255,7 @@ describe('format= and output=', () => {
     const unknown = await fetch(`${base}/ds/query?query=${select}&format=yaml`);
     expect(unknown.status).toBe(400);
     expect(((await unknown.json()) as { message: string }).message).toContain('"yaml"');
-    const gsp = await fetch(`${base}/ds/data?graph=http://x/rx&output=pdf`);
+    const gsp = await fetch(`${base}/ds/data?graph=${OUT_GRAPH}&output=pdf`);
     expect(gsp.status).toBe(400);
     const wrongKind = await fetch(`${base}/ds/query?query=${construct}&format=csv`);
     expect(wrongKind.status).toBe(406);
@@ -265,7 +267,7 @@ describe('Vary', () => {
   it('every negotiated answer, its errors included, varies on Accept and Accept-Encoding', async () => {
     const answers = await Promise.all([
       fetch(`${base}/ds/query?query=${q('ASK {}')}`),
-      fetch(`${base}/ds/data?graph=http://x/rx`),
+      fetch(`${base}/ds/data?graph=${OUT_GRAPH}`),
       fetch(`${base}/ds`),
       fetch(`${base}/ds/query?query=${q('ASK {}')}`, { headers: { accept: 'image/png' } }),
       fetch(`${base}/ds/query?query=${q('SELECT')}`),
@@ -331,6 +333,9 @@ describe('compression', () => {
   it('a client that leaves in the middle of a compressed answer cancels its worker job', async () => {
     const big = `/ds/query?query=${q('SELECT * WHERE { ?a <http://x/k> ?x . ?b <http://x/k> ?y }')}`;
     const killed = server.pool.stats().killed;
+    // The pool's grace timer (it terminates a worker that has not noticed the client left) is held:
+    // only the job's own check can free the worker, however slow the machine.
+    workerTimers.hold();
     let busyWhileAnswering = 0;
     await new Promise<void>((resolve, reject) => {
       const req = httpRequest(base + big, { headers: { 'accept-encoding': 'gzip', accept: 'text/tab-separated-values' } }, (res) => {
@@ -347,7 +352,7 @@ describe('compression', () => {
       setTimeout(() => reject(new Error('no data')), 10_000);
     });
     expect(busyWhileAnswering).toBe(1);
-    for (let i = 0; i < 200 && server.pool.stats().busy > 0; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    while (server.pool.stats().busy > 0) await new Promise((resolve) => setTimeout(resolve, 20));
     expect(server.pool.stats().busy).toBe(0);
     // Cancelled by the job's own check, not by terminating its worker.
     expect(server.pool.stats().killed).toBe(killed);

@@ -11,13 +11,11 @@ import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGraphServer, resolveConfig, type GraphServer } from '../src/index.js';
 import { consoleOptions, contentSecurityPolicy, isConsoleRoute, registerConsole } from '../src/routes/console.js';
-import { accessStub, CLIENT, ISSUER, jwksServer, makeKey, sign, type Key } from './helpers.js';
+import { authority, CLIENT, ISSUER, type Authority } from './helpers.js';
 
 const INDEX = '<!doctype html><title>console</title><script type="module" src="/console/assets/app-3f2a.js"></script>';
 
-let key: Key;
-let jwks: Awaited<ReturnType<typeof jwksServer>>;
-let access: Awaited<ReturnType<typeof accessStub>>;
+let idp: Authority;
 let server: GraphServer;
 let dir: string;
 
@@ -30,13 +28,11 @@ beforeAll(async () => {
   writeFileSync(path.join(dir, 'assets/font-1.ttf'), Buffer.from([0, 1, 0, 0]));
   writeFileSync(path.join(dir, 'assets/.secret'), 'not served');
   writeFileSync(path.join(dir, 'outside.txt'), 'not an asset');
-  key = await makeKey('k1');
-  jwks = await jwksServer([key]);
-  access = await accessStub({ 'user@test': ['ianode_read'] });
+  idp = await authority({ 'user@test': ['ianode_read'] });
   process.env.CONSOLE_DIR = dir;
   try {
     server = await createGraphServer(
-      { security: { jwksUrl: `${jwks.url}/jwks.json`, openIdProviderUrl: ISSUER, userAttributesUrl: access.url, clientIds: [CLIENT] }, graphql: true },
+      { security: idp.security, graphql: true },
       { logger: false, jwksCooldownMs: 0 },
     );
   } finally {
@@ -46,8 +42,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await server?.close();
-  await jwks?.close();
-  await access?.close();
+  await idp?.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -64,7 +59,7 @@ describe('the console on a secure graph server', () => {
       expect(csp).toContain("default-src 'none'");
       expect(csp).toContain("script-src 'self';");
       expect(csp).not.toContain('unsafe-eval');
-      expect(csp).toContain(`connect-src 'self' http://idp.test ${new URL(access.url).origin}`);
+      expect(csp).toContain(`connect-src 'self' http://idp.test ${new URL(idp.access.url).origin}`);
       expect(csp).toContain("frame-ancestors 'none'");
       if (method === 'GET') expect(r.body).toBe(INDEX);
     }
@@ -95,7 +90,7 @@ describe('the console on a secure graph server', () => {
     const r = await server.app.inject({ method: 'GET', url: '/console/config.json' });
     expect(r.statusCode).toBe(200);
     expect(r.headers['cache-control']).toBe('no-cache');
-    expect(r.json()).toEqual({ issuer: ISSUER, clientId: CLIENT, accessServiceUrl: access.url, dataset: 'ds', labelsLegacy: true, graphql: true, mode: 'secure' });
+    expect(r.json()).toEqual({ issuer: ISSUER, clientId: CLIENT, accessServiceUrl: idp.access.url, dataset: 'ds', labelsLegacy: true, graphql: true, mode: 'secure' });
   });
 
   it('the data stays behind the token; unknown paths keep the JSON 404', async () => {
@@ -104,7 +99,7 @@ describe('the console on a secure graph server', () => {
     const unknown = await server.app.inject({ method: 'GET', url: '/console/other' });
     expect(unknown.statusCode).toBe(404);
     expect(unknown.json()).toMatchObject({ code: 'NOT_FOUND', message: 'no endpoint GET /console/other' });
-    const token = await sign(key, { email: 'user@test' });
+    const token = idp.tokens['user@test']!;
     const query = await server.app.inject({ method: 'GET', url: '/ds/query?query=ASK%7B%7D', headers: { authorization: `Bearer ${token}`, accept: 'application/sparql-results+json' } });
     expect(query.statusCode).toBe(200);
   });

@@ -7,27 +7,33 @@ import { parseResults } from '../src/sparql-results.js';
 
 const TTL = '@prefix : <http://example/> .\n:a :p "one" .\n:b :p 2 .\n:c :q :a .\n';
 
+/** Two servers with the same limits: `server` holds TTL (default graph) and one named graph and
+ * no test writes to it, so every read sees the same data; the tests that write use `writable`. */
 let server: GraphServer;
 let base: string;
+let writable: GraphServer;
+let writableBase: string;
 
-async function upload(body: string | FormData, type?: string, headers: Record<string, string> = {}) {
-  return fetch(`${base}/ds/upload`, { method: 'POST', headers: { ...(type ? { 'content-type': type } : {}), ...headers }, body });
+async function upload(body: string | FormData, type?: string, headers: Record<string, string> = {}, url = writableBase) {
+  return fetch(`${url}/ds/upload`, { method: 'POST', headers: { ...(type ? { 'content-type': type } : {}), ...headers }, body });
 }
 
 async function count(): Promise<number> {
-  const r = await fetch(`${base}/ds/query`, { method: 'POST', headers: { 'content-type': 'application/sparql-query' }, body: 'SELECT (COUNT(*) AS ?n) WHERE { { ?s ?p ?o } UNION { GRAPH ?g { ?s ?p ?o } } }' });
+  const r = await fetch(`${writableBase}/ds/query`, { method: 'POST', headers: { 'content-type': 'application/sparql-query' }, body: 'SELECT (COUNT(*) AS ?n) WHERE { { ?s ?p ?o } UNION { GRAPH ?g { ?s ?p ?o } } }' });
   const body = (await r.json()) as { results: { bindings: Array<{ n: { value: string } }> } };
   return Number(body.results.bindings[0]!.n.value);
 }
 
 beforeAll(async () => {
-  server = await createGraphServer({ limits: { uploadBytes: 4096, resultRows: 20 } }, { logger: false });
-  base = await server.listen({ port: 0 });
-  expect((await upload(TTL, 'text/turtle')).status).toBe(200);
+  const config = { limits: { uploadBytes: 4096, resultRows: 20 } };
+  [server, writable] = await Promise.all([createGraphServer(config, { logger: false }), createGraphServer(config, { logger: false })]);
+  [base, writableBase] = await Promise.all([server.listen({ port: 0 }), writable.listen({ port: 0 })]);
+  expect((await upload(TTL, 'text/turtle', {}, base)).status).toBe(200);
+  expect((await upload('<http://x/g> { <http://x/s> <http://x/p> "in g" . }', 'application/trig', {}, base)).status).toBe(200);
 });
 
 afterAll(async () => {
-  await server.close();
+  await Promise.all([server.close(), writable.close()]);
 });
 
 describe('SPARQL result formats', () => {
@@ -71,15 +77,15 @@ describe('SPARQL result formats', () => {
     expect(r.status).toBe(413);
   });
   it('update and graph store writes answer (open mode); PUT needs ?default or ?graph=', async () => {
-    const r = await fetch(`${base}/ds/update`, { method: 'POST', headers: { 'content-type': 'application/sparql-update' }, body: 'INSERT DATA { <a:a> <a:b> <a:c> } ; DELETE DATA { <a:a> <a:b> <a:c> }' });
+    const r = await fetch(`${writableBase}/ds/update`, { method: 'POST', headers: { 'content-type': 'application/sparql-update' }, body: 'INSERT DATA { <a:a> <a:b> <a:c> } ; DELETE DATA { <a:a> <a:b> <a:c> }' });
     expect(r.status).toBe(200);
     // Counts are what the request did to the store, per quad: added then removed again is nothing.
     expect(await r.json()).toMatchObject({ operations: 2, inserted: 0, deleted: 0, labels: [] });
-    const added = await fetch(`${base}/ds/update`, { method: 'POST', headers: { 'content-type': 'application/sparql-update' }, body: 'INSERT DATA { <a:a> <a:b> <a:c> }' });
+    const added = await fetch(`${writableBase}/ds/update`, { method: 'POST', headers: { 'content-type': 'application/sparql-update' }, body: 'INSERT DATA { <a:a> <a:b> <a:c> }' });
     expect(await added.json()).toMatchObject({ operations: 1, inserted: 1, deleted: 0, labels: [{ label: '!', quads: 1 }] });
-    const removed = await fetch(`${base}/ds/update`, { method: 'POST', headers: { 'content-type': 'application/sparql-update' }, body: 'DELETE DATA { <a:a> <a:b> <a:c> }' });
+    const removed = await fetch(`${writableBase}/ds/update`, { method: 'POST', headers: { 'content-type': 'application/sparql-update' }, body: 'DELETE DATA { <a:a> <a:b> <a:c> }' });
     expect(await removed.json()).toMatchObject({ operations: 1, inserted: 0, deleted: 1 });
-    expect((await fetch(`${base}/ds/data`, { method: 'PUT', headers: { 'content-type': 'text/turtle' }, body: TTL })).status).toBe(400);
+    expect((await fetch(`${writableBase}/ds/data`, { method: 'PUT', headers: { 'content-type': 'text/turtle' }, body: TTL })).status).toBe(400);
   });
 });
 
@@ -121,7 +127,7 @@ describe('uploads', () => {
     expect(await count()).toBe(before);
   });
   it('missing content type: 400; unsupported: 415; too large: 413', async () => {
-    expect((await fetch(`${base}/ds/upload`, { method: 'POST', body: new Uint8Array([1, 2]) })).status).toBe(400);
+    expect((await fetch(`${writableBase}/ds/upload`, { method: 'POST', body: new Uint8Array([1, 2]) })).status).toBe(400);
     expect((await upload('x', 'application/pdf')).status).toBe(415);
     expect((await upload(`<http://x/big> <http://x/p> "${'x'.repeat(5000)}" .`, 'text/turtle')).status).toBe(413);
   });

@@ -1,9 +1,8 @@
 /** graphql-jena's four schemas over HTTP (issue 17): `/ds/graphql` and `/ds/ianode/graphql` (IES),
  * `/ds/traversal/graphql`, `/ds/dataset/graphql`, and their `validate` endpoints; each answers over
  * the caller's view (two users, different answers), with the same authentication and permission. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGraphServer, type GraphServer } from '../src/index.js';
-import { accessStub, CLIENT, ISSUER, jwksServer, makeKey, sign, type Key } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { graphqlServers } from './helpers.js';
 
 const PREFIXES = `PREFIX ies: <http://ies.data.gov.uk/ontology/ies4#>
 PREFIX : <http://example/>
@@ -26,40 +25,15 @@ const DIRECTORY = {
   'outsider@test': ['engineer'],
 };
 
-let key: Key;
-let jwks: Awaited<ReturnType<typeof jwksServer>>;
-let access: Awaited<ReturnType<typeof accessStub>>;
-let server: GraphServer;
-let off: GraphServer;
-let base: string;
-let offBase: string;
-const tokens: Record<string, string> = {};
-
-beforeAll(async () => {
-  key = await makeKey('k1');
-  jwks = await jwksServer([key]);
-  access = await accessStub(DIRECTORY);
-  const security = { jwksUrl: `${jwks.url}/jwks.json`, openIdProviderUrl: ISSUER, userAttributesUrl: access.url, clientIds: [CLIENT] };
-  server = await createGraphServer({ security, graphql: true }, { logger: false, jwksCooldownMs: 0 });
-  await server.store.load(PUBLIC, { format: 'application/trig', label: '*' });
-  await server.store.load(EMPLOYEES, { format: 'application/trig', label: 'employee' });
-  base = await server.listen({ port: 0 });
-  off = await createGraphServer({ security, graphql: false }, { logger: false, jwksCooldownMs: 0 });
-  offBase = await off.listen({ port: 0 });
-  for (const user of Object.keys(DIRECTORY)) tokens[user] = await sign(key, { email: user });
+const fx = graphqlServers(DIRECTORY, async (store) => {
+  await store.load(PUBLIC, { format: 'application/trig', label: '*' });
+  await store.load(EMPLOYEES, { format: 'application/trig', label: 'employee' });
 });
 
-afterAll(async () => {
-  await server.close();
-  await off.close();
-  await jwks.close();
-  await access.close();
-});
-
-function post(path: string, query: string, user: string | null = 'user@test', variables?: Record<string, unknown>, url = base) {
+function post(path: string, query: string, user: string | null = 'user@test', variables?: Record<string, unknown>, url = fx.base) {
   return fetch(`${url}/ds${path}`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', ...(user ? { authorization: `Bearer ${tokens[user]}` } : {}) },
+    headers: { 'content-type': 'application/json', ...(user ? { authorization: `Bearer ${fx.tokens[user]}` } : {}) },
     body: JSON.stringify({ query, variables }),
   });
 }
@@ -109,7 +83,7 @@ describe('the Dataset and Traversal schemas', () => {
     expect(((await r.json()) as { errors: Array<{ extensions: { code: string } }> }).errors[0]!.extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
   });
   it('the query page is served at every GraphQL path', async () => {
-    const r = await fetch(`${base}/ds/traversal/graphql`, { headers: { accept: 'text/html', authorization: `Bearer ${tokens['user@test']}` } });
+    const r = await fetch(`${fx.base}/ds/traversal/graphql`, { headers: { accept: 'text/html', authorization: `Bearer ${fx.tokens['user@test']}` } });
     expect(r.status).toBe(200);
     expect(await r.text()).toContain('/ds/traversal/graphql');
   });
@@ -127,12 +101,12 @@ describe('validate endpoints', () => {
     expect((await post('/traversal/validate', '{ nodes { node { value } } }')).status).toBe(200);
     expect((await post('/traversal/validate', STATES)).status).toBe(400);
     expect((await post('/dataset/validate', '{ quads { graph { value } } }')).status).toBe(200);
-    const get = await fetch(`${base}/ds/dataset/validate?${new URLSearchParams({ query: '{ quads { nope } }' })}`, { headers: { authorization: `Bearer ${tokens['user@test']}` } });
+    const get = await fetch(`${fx.base}/ds/dataset/validate?${new URLSearchParams({ query: '{ quads { nope } }' })}`, { headers: { authorization: `Bearer ${fx.tokens['user@test']}` } });
     expect(get.status).toBe(400);
   });
   it('OPTIONS names the methods of every new path', async () => {
     for (const path of ['/ianode/graphql', '/traversal/graphql', '/dataset/graphql', '/validate', '/traversal/validate']) {
-      const r = await fetch(`${base}/ds${path}`, { method: 'OPTIONS' });
+      const r = await fetch(`${fx.base}/ds${path}`, { method: 'OPTIONS' });
       expect(r.status, path).toBe(204);
       expect(r.headers.get('allow'), path).toMatch(/GET.*POST|POST.*GET/);
     }
@@ -141,7 +115,7 @@ describe('validate endpoints', () => {
     expect((await post('/validate', STATES, null)).status).toBe(401);
     expect((await post('/traversal/graphql', '{ nodes { node { value } } }', null)).status).toBe(401);
     expect((await post('/dataset/graphql', '{ quads { graph { value } } }', 'outsider@test')).status).toBe(403);
-    expect((await post('/traversal/validate', '{ nodes { node { value } } }', 'user@test', undefined, offBase)).status).toBe(404);
-    expect((await post('/ianode/graphql', STATES, 'user@test', { u: 'x' }, offBase)).status).toBe(404);
+    expect((await post('/traversal/validate', '{ nodes { node { value } } }', 'user@test', undefined, fx.offBase)).status).toBe(404);
+    expect((await post('/ianode/graphql', STATES, 'user@test', { u: 'x' }, fx.offBase)).status).toBe(404);
   });
 });

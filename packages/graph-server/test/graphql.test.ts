@@ -1,67 +1,27 @@
 /** `/ds/graphql` over HTTP (SPEC §4, §5): same tokens, permission and views as SPARQL; the
  * GraphQL-over-HTTP conventions; the query page; switched off = 404. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGraphServer, type GraphServer } from '../src/index.js';
-import { accessStub, CLIENT, ISSUER, jwksServer, makeKey, sign, type Key } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { ADMIN_AND_USER, graphqlServers, labelledTrig, SPEC_EXAMPLE } from './helpers.js';
 
-const DATA = `PREFIX authz: <http://ndtp.co.uk/security#>
-PREFIX : <http://example/>
-:person4321 :phone "0400 111 333" ; :empId 4321 .
-:person9876 :empId 9876 ; :knows :person4321 .
-GRAPH authz:labels {
-  [ authz:pattern ':person4321 :phone "0400 111 333"' ; authz:label "*" ] .
-  [ authz:pattern ':person9876 :empId 9876' ; authz:label "employee" ] .
-  [ authz:pattern ':person9876 :knows :person4321' ; authz:label "employee" ] .
-}`;
+const DATA = labelledTrig([...SPEC_EXAMPLE, [':person9876 :knows :person4321', 'employee']]);
 
-const DIRECTORY = {
-  'admin@test': ['engineer', 'employee', 'clearance=TS', 'ianode_admin', 'ianode_read'],
-  'user@test': ['engineer', 'contractor', 'clearance=OS', 'ianode_read'],
-  'outsider@test': ['engineer'],
-};
+const DIRECTORY = { ...ADMIN_AND_USER, 'outsider@test': ['engineer'] };
 
 const EXAMPLE = '{ node(uri: "http://example/person4321") { id properties { predicate value } } }';
 const EXACT = '{"data":{"node":{"id":"http://example/person4321","properties":[{"predicate":"http://example/phone","value":"0400 111 333"}]}}}';
 
-let key: Key;
-let jwks: Awaited<ReturnType<typeof jwksServer>>;
-let access: Awaited<ReturnType<typeof accessStub>>;
-let server: GraphServer;
-let off: GraphServer;
-let base: string;
-let offBase: string;
-const tokens: Record<string, string> = {};
+const fx = graphqlServers(DIRECTORY, (store) => store.load(DATA, { format: 'application/trig' }));
 
-beforeAll(async () => {
-  key = await makeKey('k1');
-  jwks = await jwksServer([key]);
-  access = await accessStub(DIRECTORY);
-  const security = { jwksUrl: `${jwks.url}/jwks.json`, openIdProviderUrl: ISSUER, userAttributesUrl: access.url, clientIds: [CLIENT] };
-  server = await createGraphServer({ security, graphql: true }, { logger: false, jwksCooldownMs: 0 });
-  await server.store.load(DATA, { format: 'application/trig' });
-  base = await server.listen({ port: 0 });
-  off = await createGraphServer({ security, graphql: false }, { logger: false, jwksCooldownMs: 0 });
-  offBase = await off.listen({ port: 0 });
-  for (const user of Object.keys(DIRECTORY)) tokens[user] = await sign(key, { email: user });
-});
-
-afterAll(async () => {
-  await server.close();
-  await off.close();
-  await jwks.close();
-  await access.close();
-});
-
-function post(body: unknown, user: string | null = 'user@test', headers: Record<string, string> = {}, url = base) {
+function post(body: unknown, user: string | null = 'user@test', headers: Record<string, string> = {}, url = fx.base) {
   return fetch(`${url}/ds/graphql`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', ...(user ? { authorization: `Bearer ${tokens[user]}` } : {}), ...headers },
+    headers: { 'content-type': 'application/json', ...(user ? { authorization: `Bearer ${fx.tokens[user]}` } : {}), ...headers },
     body: typeof body === 'string' ? body : JSON.stringify(body),
   });
 }
 
 function get(params: Record<string, string>, user: string | null = 'user@test', headers: Record<string, string> = {}) {
-  return fetch(`${base}/ds/graphql?${new URLSearchParams(params)}`, { headers: { ...(user ? { authorization: `Bearer ${tokens[user]}` } : {}), ...headers } });
+  return fetch(`${fx.base}/ds/graphql?${new URLSearchParams(params)}`, { headers: { ...(user ? { authorization: `Bearer ${fx.tokens[user]}` } : {}), ...headers } });
 }
 
 describe('POST and GET', () => {
@@ -143,12 +103,12 @@ describe('errors', () => {
   });
   it('bad bodies: not JSON 400, other content types 415, bad variables 400', async () => {
     expect((await post('{not json')).status).toBe(400);
-    const text = await fetch(`${base}/ds/graphql`, { method: 'POST', headers: { authorization: `Bearer ${tokens['user@test']}`, 'content-type': 'text/plain' }, body: EXAMPLE });
+    const text = await fetch(`${fx.base}/ds/graphql`, { method: 'POST', headers: { authorization: `Bearer ${fx.tokens['user@test']}`, 'content-type': 'text/plain' }, body: EXAMPLE });
     expect(text.status).toBe(415);
     expect((await get({ query: EXAMPLE, variables: '{oops' })).status).toBe(400);
   });
   it('graphql: false answers 404', async () => {
-    const r = await post({ query: EXAMPLE }, 'user@test', {}, offBase);
+    const r = await post({ query: EXAMPLE }, 'user@test', {}, fx.offBase);
     expect(r.status).toBe(404);
     expect(await r.json()).toMatchObject({ code: 'NOT_FOUND', message: expect.stringContaining('graphql: false') });
   });

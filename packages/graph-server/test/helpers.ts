@@ -2,6 +2,9 @@
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { QuadStore } from '@ianode/store';
+import { createGraphServer } from '../src/index.js';
+import type { PoolTimers } from '../src/pool/pool.js';
+import { afterAll, beforeAll } from 'vitest';
 import { exportJWK, generateKeyPair, SignJWT, type JWK, type CryptoKey } from 'jose';
 
 export interface Key {
@@ -132,4 +135,135 @@ export async function clearStore(store: QuadStore): Promise<void> {
   await store.transaction((tx) => {
     for (const q of [...store.match({})]) tx.delete({ s: store.key(q.s), p: store.key(q.p), o: store.key(q.o), g: q.g === 0 ? '' : store.key(q.g) });
   });
+}
+
+/**
+ * Query-worker timers a test holds (the `queryTimers` server option): while held, a timer the pool
+ * sets (a deadline, the grace after a client left) waits for `pass()`, which fires it at once;
+ * otherwise they are the system's. A deadline then passes when the test says so, whatever the
+ * machine's speed.
+ */
+export function heldTimers(): { timers: PoolTimers; hold(): void; pass(): void } {
+  let held = false;
+  const waiting = new Map<object, () => void>();
+  const timers: PoolTimers = {
+    now: () => Date.now(),
+    setTimeout: (fn, ms) => {
+      if (!held) return { system: setTimeout(fn, ms) };
+      const handle = {};
+      waiting.set(handle, fn);
+      return handle;
+    },
+    clearTimeout: (handle) => {
+      const { system } = handle as { system?: ReturnType<typeof setTimeout> };
+      if (system !== undefined) clearTimeout(system);
+      waiting.delete(handle as object);
+    },
+  };
+  return {
+    timers,
+    hold: () => void (held = true),
+    pass: () => {
+      held = false;
+      const due = [...waiting.values()];
+      waiting.clear();
+      for (const fn of due) fn();
+    },
+  };
+}
+
+/** The security configuration of a secure-mode test server. */
+export interface TestSecurity {
+  jwksUrl: string;
+  openIdProviderUrl: string;
+  userAttributesUrl: string;
+  clientIds: string[];
+}
+
+/** What a secure-mode test needs around its graph servers (see `authority`). */
+export interface Authority {
+  key: Key;
+  jwks: Awaited<ReturnType<typeof jwksServer>>;
+  access: Awaited<ReturnType<typeof accessStub>>;
+  /** The `security` configuration naming both. */
+  security: TestSecurity;
+  /** An ID token per user of the directory, under the whole address and the part before `@`. */
+  tokens: Record<string, string>;
+  close(): Promise<void>;
+}
+
+/**
+ * A signing key, a JWKS server holding it, an access-service stub over `directory` (`inactive`
+ * as in `accessStub`), and an ID token for each of its users.
+ */
+export async function authority(directory: Record<string, string[]>, inactive: readonly string[] = []): Promise<Authority> {
+  const key = await makeKey('k1');
+  const jwks = await jwksServer([key]);
+  const access = await accessStub(directory, inactive);
+  const tokens: Record<string, string> = {};
+  for (const user of Object.keys(directory)) tokens[user] = tokens[user.split('@')[0]!] = await sign(key, { email: user });
+  return {
+    key,
+    jwks,
+    access,
+    security: { jwksUrl: `${jwks.url}/jwks.json`, openIdProviderUrl: ISSUER, userAttributesUrl: access.url, clientIds: [CLIENT] },
+    tokens,
+    close: async () => {
+      await jwks.close();
+      await access.close();
+    },
+  };
+}
+
+/**
+ * TriG of triples about `http://example/` (prefix `:`), each given its label through the labels
+ * graph by a pattern of the same text; a triple without a label gets the dataset's default one.
+ */
+export function labelledTrig(entries: ReadonlyArray<readonly [triple: string, label?: string]>): string {
+  const labels = entries.filter(([, label]) => label !== undefined).map(([triple, label]) => `  [ authz:pattern '${triple}' ; authz:label "${label}" ] .`);
+  return [
+    'PREFIX authz: <http://ndtp.co.uk/security#>',
+    'PREFIX : <http://example/>',
+    ...entries.map(([triple]) => `${triple} .`),
+    ...(labels.length > 0 ? ['GRAPH authz:labels {', ...labels, '}'] : []),
+  ].join('\n');
+}
+
+/** The reference example of SPEC §3 as `labelledTrig` entries (`:person4321 :empId` unlabelled). */
+export const SPEC_EXAMPLE: ReadonlyArray<readonly [string, string?]> = [
+  [':person4321 :phone "0400 111 333"', '*'],
+  [':person4321 :empId 4321'],
+  [':person9876 :empId 9876', 'employee'],
+];
+
+/** An administrator and an ordinary user with different views of the SPEC example. */
+export const ADMIN_AND_USER: Record<string, string[]> = {
+  'admin@test': ['engineer', 'employee', 'clearance=TS', 'ianode_admin', 'ianode_read'],
+  'user@test': ['engineer', 'contractor', 'clearance=OS', 'ianode_read'],
+};
+
+/**
+ * For a test file: an authority over `directory` and two secure graph servers over it, GraphQL on
+ * (its store filled by `load`) and off, started before the file's tests and closed after them.
+ * The fields are set once the file's `beforeAll` hooks have run.
+ */
+export function graphqlServers(directory: Record<string, string[]>, load: (store: QuadStore) => Promise<unknown>): { base: string; offBase: string; tokens: Record<string, string> } {
+  const fixture = { base: '', offBase: '', tokens: {} as Record<string, string> };
+  let close = async (): Promise<void> => undefined;
+  beforeAll(async () => {
+    const idp = await authority(directory);
+    const on = await createGraphServer({ security: idp.security, graphql: true }, { logger: false, jwksCooldownMs: 0 });
+    await load(on.store);
+    const off = await createGraphServer({ security: idp.security, graphql: false }, { logger: false, jwksCooldownMs: 0 });
+    fixture.tokens = idp.tokens;
+    fixture.base = await on.listen({ port: 0 });
+    fixture.offBase = await off.listen({ port: 0 });
+    close = async () => {
+      await on.close();
+      await off.close();
+      await idp.close();
+    };
+  });
+  afterAll(() => close());
+  return fixture;
 }

@@ -5,12 +5,13 @@
  *
  * The workers run the compiled dist/pool/worker.js (`npm test` builds first).
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openStore, type QuadStore } from '@ianode/store';
 import { parseResults } from '@ianode/sparql';
 import { createGraphServer, type GraphServer } from '../src/index.js';
 import { ForwardedError } from '../src/errors.js';
-import { QueryPool, type JobCaller, type SparqlAnswer } from '../src/pool/pool.js';
+import { QueryPool, type JobCaller, type PoolTimers, type SparqlAnswer } from '../src/pool/pool.js';
+import { heldTimers } from './helpers.js';
 import { CHUNK_WINDOW, type SparqlJob } from '../src/pool/protocol.js';
 
 const JSON_RESULTS = 'application/sparql-results+json';
@@ -44,14 +45,15 @@ async function allReady(pool: QueryPool, n: number): Promise<void> {
 }
 
 describe('the shared state: workers see every commit, delete, label and compaction', () => {
+  // A store and pool per test: the counts below are of what each test loaded itself.
   let store: QuadStore;
   let pool: QueryPool;
-  beforeAll(async () => {
+  beforeEach(async () => {
     store = await openStore({ compactDeletedFraction: 2 });
     pool = new QueryPool({ size: 2, queueLimit: 10, killGraceMs: 20, state: store, log: silent });
     await pool.ready();
   });
-  afterAll(async () => {
+  afterEach(async () => {
     await pool.close();
     await store.close();
   });
@@ -98,6 +100,8 @@ describe('the shared state: workers see every commit, delete, label and compacti
   });
 
   it('a caller with no attributes sees nothing of labelled data', async () => {
+    await store.load('<http://x/a> <http://x/p> "1" .', { format: 'application/n-triples', label: 'red' });
+    expect(await values(pool, 'SELECT ?s WHERE { ?s ?p ?o }')).toEqual(['http://x/a']);
     const nobody: JobCaller = { open: false, grant: { attributes: [], hierarchies: [] } };
     expect(await values(pool, 'SELECT ?s WHERE { ?s ?p ?o }', nobody)).toEqual([]);
   });
@@ -129,8 +133,9 @@ describe('deadlines, dead workers and limits', () => {
   });
   afterAll(() => store.close());
 
-  const make = (size: number, queueLimit = 10) => {
-    pool = new QueryPool({ size, queueLimit, killGraceMs: 20, state: store, log: (_level, _fields, message) => logged.push(message) });
+  const make = (size: number, queueLimit = 10, timers?: PoolTimers) => {
+    logged.length = 0;
+    pool = new QueryPool({ size, queueLimit, killGraceMs: 20, state: store, log: (_level, _fields, message) => logged.push(message), ...(timers ? { timers } : {}) });
     return pool;
   };
 
@@ -155,16 +160,21 @@ describe('deadlines, dead workers and limits', () => {
   });
 
   it('while one worker is held by a long query, another answers a small one', async () => {
-    const p = make(2);
+    // The long query's deadline passes when the test lets it (held timers), not after 3 s of a
+    // clock: however slow the machine, it is still running while the small one is answered.
+    const gate = heldTimers();
+    const p = make(2, 10, gate.timers);
     await p.ready();
+    gate.hold();
     let longDone = false;
-    const long = p.sparql(job(chain(40_000), { deadline: Date.now() + 3_000 }), OPEN).then(
+    const long = p.sparql(job(chain(40_000), { deadline: Date.now() + 60_000 }), OPEN).then(
       () => undefined,
       (e: unknown) => e,
     ).finally(() => (longDone = true));
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    while (p.stats().busy === 0 && !longDone) await new Promise((resolve) => setTimeout(resolve, 10));
     expect(await values(p, 'SELECT ?s WHERE { <http://x/r3> ?p ?o BIND(<http://x/r3> AS ?s) }')).toEqual(['http://x/r3']);
     expect(longDone).toBe(false);
+    gate.pass();
     expect(await long).toMatchObject({ code: 'QUERY_TIMEOUT' });
   });
 
@@ -226,29 +236,36 @@ describe('deadlines, dead workers and limits', () => {
 describe('over HTTP', () => {
   let server: GraphServer;
   let base: string;
+  const gate = heldTimers();
   beforeAll(async () => {
-    server = await createGraphServer({ limits: { queryTimeoutMs: 800, queryWorkers: 2 } }, { logger: false });
+    // A deadline no query reaches by itself here: the one cut at its deadline is cut when the test
+    // lets its deadline pass (`gate`), not when a clock says so.
+    server = await createGraphServer({ limits: { queryTimeoutMs: 60_000, queryWorkers: 2 } }, { logger: false, queryTimers: gate.timers });
     const lines: string[] = [];
     for (let i = 0; i < 500; i++) lines.push(`<http://x/r${i}> <http://x/k> ${i} .`);
     await server.store.load(lines.join('\n'), { format: 'text/turtle' });
     base = await server.listen({ port: 0 });
   });
+  afterEach(() => gate.pass());
   afterAll(() => server.close());
 
   it('a query cut at its deadline answers 503 while /$/ping and another query are answered meanwhile', async () => {
     // About 900 kB: under the 1 MiB query size limit, and seconds of parsing and planning.
     const long = `SELECT * WHERE { ${'{ ?s <http://x/k> ?o } UNION '.repeat(30_000)}{ ?s <http://x/k> ?o } }`;
     let longEnded = false;
+    gate.hold();
     const pending = fetch(`${base}/ds/query`, { method: 'POST', headers: { 'content-type': 'application/sparql-query', accept: JSON_RESULTS }, body: long })
       .then(async (r) => ({ status: r.status, body: (await r.json()) as { code: string } }))
       .finally(() => (longEnded = true));
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    // The long query is on a worker (its deadline held) before the others are asked.
+    while (server.pool.stats().busy === 0 && !longEnded) await new Promise((resolve) => setTimeout(resolve, 10));
     const ping = await fetch(`${base}/$/ping`);
     expect(ping.status).toBe(200);
     const small = await fetch(`${base}/ds?query=${encodeURIComponent('SELECT ?o WHERE { <http://x/r42> ?p ?o }')}`, { headers: { accept: JSON_RESULTS } });
     expect(small.status).toBe(200);
     expect(((await small.json()) as { results: { bindings: { o: { value: string } }[] } }).results.bindings[0]!.o.value).toBe('42');
     expect(longEnded).toBe(false);
+    gate.pass();
     const outcome = await pending;
     expect(outcome.status).toBe(503);
     expect(outcome.body.code).toBe('QUERY_TIMEOUT');

@@ -2,25 +2,13 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGraphServer, type GraphServer } from '../src/index.js';
-import { accessStub, b64, CLIENT, ISSUER, jwksServer, makeKey, sign, type Key } from './helpers.js';
+import { accessStub, ADMIN_AND_USER, authority, b64, CLIENT, ISSUER, jwksServer, labelledTrig, makeKey, sign, SPEC_EXAMPLE, type Authority, type Key } from './helpers.js';
 
-const DATA = `PREFIX authz: <http://ndtp.co.uk/security#>
-PREFIX : <http://example/>
-:person4321 :phone "0400 111 333" ; :empId 4321 .
-:person9876 :empId 9876 .
-:doc :secret "TS only" .
-GRAPH authz:labels {
-  [ authz:pattern ':person4321 :phone "0400 111 333"' ; authz:label "*" ] .
-  [ authz:pattern ':person9876 :empId 9876' ; authz:label "employee" ] .
-  [ authz:pattern ':doc :secret "TS only"' ; authz:label "clearance=S" ] .
-}`;
+const DATA = labelledTrig([...SPEC_EXAMPLE, [':doc :secret "TS only"', 'clearance=S']]);
 
-const DIRECTORY = {
-  'admin@test': ['engineer', 'employee', 'clearance=TS', 'ianode_admin', 'ianode_read'],
-  'user@test': ['engineer', 'contractor', 'clearance=OS', 'ianode_read'],
-  'disabled@test': [],
-};
+const DIRECTORY = { ...ADMIN_AND_USER, 'disabled@test': [] };
 
+let idp: Authority;
 let key: Key;
 let other: Key;
 let jwks: Awaited<ReturnType<typeof jwksServer>>;
@@ -47,10 +35,9 @@ function expectNoData(text: string) {
 }
 
 beforeAll(async () => {
-  key = await makeKey('k1');
+  idp = await authority(DIRECTORY);
+  ({ key, jwks, access } = idp);
   other = await makeKey('k1'); // same kid, different key
-  jwks = await jwksServer([key]);
-  access = await accessStub(DIRECTORY);
   server = await secureServer(`${jwks.url}/jwks.json`, access.url);
   await server.store.load(DATA, { format: 'application/trig' });
   base = await server.listen({ port: 0 });
@@ -58,8 +45,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await server.close();
-  await jwks.close();
-  await access.close();
+  await idp.close();
 });
 
 describe('tokens (SPEC §2)', () => {

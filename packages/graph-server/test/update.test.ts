@@ -6,7 +6,7 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGraphServer, type GraphServer } from '../src/index.js';
-import { accessStub, CLIENT, ISSUER, jwksServer, makeKey, rawRequest, sign, type Key } from './helpers.js';
+import { authority, clearStore, ISSUER, rawRequest, type Authority } from './helpers.js';
 
 const PUBLIC = `PREFIX : <http://example/>
 :pub :p "public" .
@@ -22,14 +22,12 @@ const DIRECTORY = {
   'outsider@test': ['engineer'],
 };
 
-let key: Key;
-let jwks: Awaited<ReturnType<typeof jwksServer>>;
-let access: Awaited<ReturnType<typeof accessStub>>;
+let idp: Authority;
 let server: GraphServer;
 let base: string;
 const logLines: Record<string, unknown>[] = [];
 
-const tokens: Record<string, string> = {};
+let tokens: Record<string, string>;
 const auth = (user: string) => ({ authorization: `Bearer ${tokens[user]}` });
 
 async function sparqlUpdate(user: string, text: string, headers: Record<string, string> = {}, path = '/ds/update') {
@@ -47,20 +45,14 @@ async function everything(user = 'admin'): Promise<string[]> {
 const STAFF = ['http://example/emp http://example/p staff only', 'http://example/emp http://example/p staff only http://example/g'];
 
 async function reset(): Promise<void> {
-  await server.store.transaction((tx) => {
-    for (const q of [...server.store.match({})]) {
-      const s = server.store;
-      tx.delete({ s: s.key(q.s), p: s.key(q.p), o: s.key(q.o), g: q.g === 0 ? '' : s.key(q.g) });
-    }
-  });
+  await clearStore(server.store);
   await server.store.load(PUBLIC, { format: 'application/trig', label: '*' });
   await server.store.load(STAFF_DATA, { format: 'application/trig', label: 'employee' });
 }
 
 beforeAll(async () => {
-  key = await makeKey('k1');
-  jwks = await jwksServer([key]);
-  access = await accessStub(DIRECTORY);
+  idp = await authority(DIRECTORY);
+  tokens = idp.tokens;
   const stream = new Writable({
     write(chunk: Buffer, _enc, done) {
       for (const line of chunk.toString().split('\n')) if (line.trim()) logLines.push(JSON.parse(line) as Record<string, unknown>);
@@ -68,17 +60,15 @@ beforeAll(async () => {
     },
   });
   server = await createGraphServer(
-    { security: { jwksUrl: `${jwks.url}/jwks.json`, openIdProviderUrl: ISSUER, userAttributesUrl: access.url, clientIds: [CLIENT] }, dataset: { name: 'ds', defaultLabel: 'employee', permissions: { read: 'ianode_read | ianode_admin', write: 'ianode_admin' } } },
+    { security: idp.security, dataset: { name: 'ds', defaultLabel: 'employee', permissions: { read: 'ianode_read | ianode_admin', write: 'ianode_admin' } } },
     { logger: { level: 'info', stream } as never, jwksCooldownMs: 0 },
   );
   base = await server.listen({ port: 0 });
-  for (const user of Object.keys(DIRECTORY)) tokens[user.split('@')[0]!] = await sign(key, { email: user });
 });
 
 afterAll(async () => {
   await server.close();
-  await jwks.close();
-  await access.close();
+  await idp.close();
 });
 
 describe('SPARQL Update endpoint', () => {

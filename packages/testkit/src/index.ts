@@ -3,6 +3,7 @@
  * - random.ts: the seeded PRNG (`mulberry32`, `Rng`)
  * - clock.ts: fake clocks for expiries and deadlines
  * - fixtures.ts: data several suites load (the SPEC §3 example)
+ * - rdf-xml.ts: RDF/XML read back with an independent parser
  * - temp-dirs.ts: temporary folders removed after a test file
  * - reference-dataset.ts, random-data.ts: the naive reference Dataset and seeded labelled data
  * - dataset-contract.ts: the Dataset contract suite, run on every Dataset implementation
@@ -10,6 +11,7 @@
 export * from './random.js';
 export * from './clock.js';
 export * from './fixtures.js';
+export * from './rdf-xml.js';
 export * from './temp-dirs.js';
 export * from './reference-dataset.js';
 export * from './random-data.js';

@@ -1,12 +1,11 @@
 /** The RDF/XML writer: round trips through rdfxml-streaming-parser on random graphs (fixed seed),
  * compared as isomorphic graphs, and the refusals for what RDF/XML cannot hold. */
 import { isomorphic } from 'rdf-isomorphic';
-import { RdfXmlParser } from 'rdfxml-streaming-parser';
 import { describe, expect, it } from 'vitest';
 import { blankNode, literal, namedNode, quad, RDF_NS, type Quad } from '@ianode/rdf';
 import { nodeId, RdfXmlError, rdfXmlChunks, splitPredicate } from '../../src/results/rdf-xml.js';
 import { negotiateResultType, serialiseResultToString } from '../../src/index.js';
-import { mulberry32 } from '@ianode/testkit';
+import { mulberry32, parseRdfXml } from '@ianode/testkit';
 
 const XSD = 'http://www.w3.org/2001/XMLSchema#';
 
@@ -48,33 +47,20 @@ function randomGraph(random: () => number, size: number): Quad[] {
   return random() < 0.5 ? quads : quads.sort((a, b) => (a.subject.value < b.subject.value ? -1 : 1));
 }
 
-async function parse(text: string): Promise<Quad[]> {
-  const parser = new RdfXmlParser();
-  const out: Quad[] = [];
-  await new Promise<void>((resolve, reject) => {
-    parser.on('data', (q: Quad) => out.push(q));
-    parser.on('error', reject);
-    parser.on('end', resolve);
-    parser.write(text);
-    parser.end();
-  });
-  return out;
-}
-
 describe('RDF/XML writer', () => {
   it('round-trips random graphs (isomorphic after rdfxml-streaming-parser)', async () => {
     const random = mulberry32(20261126);
     for (let i = 0; i < 40; i++) {
       const data = randomGraph(random, 1 + Math.floor(random() * 60));
       const text = [...rdfXmlChunks(data)].join('');
-      const back = await parse(text);
+      const back = await parseRdfXml(text);
       if (!isomorphic(back, data)) throw new Error(`graph ${i} did not round-trip:\n${text}`);
       expect(back).toHaveLength(data.length);
     }
   });
 
   it('writes the empty graph as an empty rdf:RDF', async () => {
-    expect(await parse([...rdfXmlChunks([])].join(''))).toEqual([]);
+    expect(await parseRdfXml([...rdfXmlChunks([])].join(''))).toEqual([]);
   });
 
   it('splits predicates at the longest XML name that ends them', () => {
