@@ -12,7 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AttributeSet, Hierarchy, LabelEvaluator } from '@ianode/abac';
 import { AuthError } from '@ianode/auth';
 import { backupDataset, errorReply, registerBackupRoutes, resolveBackupConfig, Tasks, type BackupTarget, type TaskInfo, type TaskRun } from '@ianode/graph-server';
@@ -142,9 +142,14 @@ describe('ianode backup --server', () => {
   let store: QuadStore;
   let backupDir: string;
 
+  // The served store is seeded once (backups only read it); the server, its task registry and its
+  // backup folder are new for every test, so no test sees the tasks or files of another.
   beforeAll(async () => {
     store = await openStore({ dir: fresh('served'), defaultLabel: DEFAULT_LABEL });
     await seed(store);
+  });
+  afterAll(() => store.close());
+  beforeEach(async () => {
     backupDir = fresh('server-backups');
     const datasets = new Map<string, BackupTarget>([['ds', { name: 'ds', store }]]);
     app = Fastify({ logger: false });
@@ -165,10 +170,7 @@ describe('ianode backup --server', () => {
     await app.listen({ port: 0, host: '127.0.0.1' });
     url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   });
-  afterAll(async () => {
-    await app.close();
-    await store.close();
-  });
+  afterEach(() => app.close());
 
   const capture = () => {
     const io = { out: '', err: '', stdout: (t: string) => void (io.out += t), stderr: (t: string) => void (io.err += t), progress: undefined, pollMs: 20 };

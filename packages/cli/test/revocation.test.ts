@@ -155,9 +155,18 @@ describe('revocation reaches the graph server within the poll interval (issue 13
   });
 
   it('the published list names no subject or session in clear', async () => {
-    const list = (await (await fetch(`${idpUrl}/${DEMO_POOL}/revocations`)).json()) as { subjects: Array<{ sub: string }>; sessions: string[] };
+    // Revocations of its own (a session and a subject), on a user the other tests leave alone.
+    clock.t += 1_000;
+    const session = await signIn('admin@ianode.local');
+    const subject = await signIn('admin@ianode.local');
+    expect((await cognito('RevokeToken', { Token: session.RefreshToken, ClientId: DEMO_CLIENT })).status).toBe(200);
+    expect((await cognito('GlobalSignOut', { AccessToken: subject.AccessToken })).status).toBe(200);
+    const text = await (await fetch(`${idpUrl}/${DEMO_POOL}/revocations`)).text();
+    const list = JSON.parse(text) as { subjects: Array<{ sub: string }>; sessions: string[] };
     expect(list.subjects.length).toBeGreaterThan(0);
     expect(list.sessions.length).toBeGreaterThan(0);
     for (const hash of [...list.subjects.map((s) => s.sub), ...list.sessions]) expect(hash).toMatch(/^[0-9a-f]{64}$/);
+    const claims = JSON.parse(Buffer.from(subject.IdToken.split('.')[1]!, 'base64url').toString()) as { sub: string; origin_jti: string };
+    for (const clear of [claims.sub, claims.origin_jti, 'admin@ianode.local']) expect(text).not.toContain(clear);
   });
 });

@@ -1,22 +1,26 @@
 import { createHmac } from 'node:crypto';
 import { decodeJwt, decodeProtectedHeader } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPoolAndClient, createUser, PASSWORD, signIn, startIdp, verifyWithJwks, type AuthResult, type TestIdp } from './support/harness.js';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createUser, PASSWORD, signIn, startIdpWithPool, verifyWithJwks, type AuthResult, type TestIdp } from './support/harness.js';
 
-let idp: TestIdp;
-let poolId: string;
-let clientId: string;
-beforeAll(async () => {
-  idp = await startIdp();
-  ({ poolId, clientId } = await createPoolAndClient(idp));
-  await createUser(idp, poolId, 'ivy', {
-    attributes: { email: 'ivy@example.org', email_verified: 'true', 'custom:clearance': 'TS', name: 'Ivy' },
-    groups: ['ianode_admin', 'ianode_read'],
-  });
+// Every test gets a fresh IdP (and clock) with user ivy: clock advances, revocations and clients made
+// by one test never reach another.
+let idp: TestIdp, poolId: string, clientId: string;
+beforeEach(async () => {
+  ({ idp, poolId, clientId } = await startIdpWithPool((f) =>
+    createUser(f.idp, f.poolId, 'ivy', {
+      attributes: { email: 'ivy@example.org', email_verified: 'true', 'custom:clearance': 'TS', name: 'Ivy' },
+      groups: ['ianode_admin', 'ianode_read'],
+    }),
+  ));
 });
-afterAll(() => idp.close());
+afterEach(() => idp.close());
 
 type AuthBody = { AuthenticationResult?: AuthResult; ChallengeName?: string; Session?: string; ChallengeParameters?: Record<string, string>; __type?: string; message?: string };
+
+/** Answers the NEW_PASSWORD_REQUIRED challenge of a sign-in's session (RespondToAuthChallenge on the test client). */
+const answerNewPassword = (session: string | undefined, responses: Record<string, string>) =>
+  idp.call<AuthBody>('RespondToAuthChallenge', { ClientId: clientId, ChallengeName: 'NEW_PASSWORD_REQUIRED', Session: session, ChallengeResponses: responses });
 
 describe('InitiateAuth USER_PASSWORD_AUTH', () => {
   it('returns the SPEC §7 token set; the ID token verifies against the JWKS with every claim', async () => {
@@ -170,31 +174,16 @@ describe('NEW_PASSWORD_REQUIRED', () => {
     expect(params.USER_ID_FOR_SRP).toBe('jack');
     expect(JSON.parse(params.userAttributes!)).toEqual({ email: 'j@x.org' });
 
-    const weak = await idp.call<AuthBody>('RespondToAuthChallenge', {
-      ClientId: clientId,
-      ChallengeName: 'NEW_PASSWORD_REQUIRED',
-      Session: res.body.Session,
-      ChallengeResponses: { USERNAME: 'jack', NEW_PASSWORD: 'weak' },
-    });
+    const weak = await answerNewPassword(res.body.Session, { USERNAME: 'jack', NEW_PASSWORD: 'weak' });
     expect(weak.body.__type).toBe('InvalidPasswordException');
 
-    const done = await idp.call<AuthBody>('RespondToAuthChallenge', {
-      ClientId: clientId,
-      ChallengeName: 'NEW_PASSWORD_REQUIRED',
-      Session: res.body.Session,
-      ChallengeResponses: { USERNAME: 'jack', NEW_PASSWORD: 'Jacks-own-pass-1', 'userAttributes.name': 'Jack' },
-    });
+    const done = await answerNewPassword(res.body.Session, { USERNAME: 'jack', NEW_PASSWORD: 'Jacks-own-pass-1', 'userAttributes.name': 'Jack' });
     expect(done.status).toBe(200);
     const id = await verifyWithJwks(idp, poolId, done.body.AuthenticationResult!.IdToken);
     expect(id.name).toBe('Jack');
     expect((await idp.ok<{ UserStatus: string }>('AdminGetUser', { UserPoolId: poolId, Username: 'jack' })).UserStatus).toBe('CONFIRMED');
 
-    const replay = await idp.call<AuthBody>('RespondToAuthChallenge', {
-      ClientId: clientId,
-      ChallengeName: 'NEW_PASSWORD_REQUIRED',
-      Session: res.body.Session,
-      ChallengeResponses: { USERNAME: 'jack', NEW_PASSWORD: 'Another-pass-1' },
-    });
+    const replay = await answerNewPassword(res.body.Session, { USERNAME: 'jack', NEW_PASSWORD: 'Another-pass-1' });
     expect(replay.body.__type).toBe('NotAuthorizedException');
     expect((await signIn(idp, clientId, 'jack', 'Jacks-own-pass-1')).status).toBe(200);
     expect((await signIn(idp, clientId, 'jack', 'Temp-pass-1')).body.__type).toBe('NotAuthorizedException');
@@ -203,22 +192,12 @@ describe('NEW_PASSWORD_REQUIRED', () => {
   it('the challenge session expires and is bound to its user', async () => {
     await idp.ok('AdminCreateUser', { UserPoolId: poolId, Username: 'kate', TemporaryPassword: 'Temp-pass-1' });
     const res = await signIn(idp, clientId, 'kate', 'Temp-pass-1');
-    const otherUser = await idp.call<AuthBody>('RespondToAuthChallenge', {
-      ClientId: clientId,
-      ChallengeName: 'NEW_PASSWORD_REQUIRED',
-      Session: res.body.Session,
-      ChallengeResponses: { USERNAME: 'ivy', NEW_PASSWORD: 'Hijack-pass-1' },
-    });
+    const otherUser = await answerNewPassword(res.body.Session, { USERNAME: 'ivy', NEW_PASSWORD: 'Hijack-pass-1' });
     expect(otherUser.body.__type).toBe('NotAuthorizedException');
 
     const again = await signIn(idp, clientId, 'kate', 'Temp-pass-1');
     idp.clock.advance(4 * 60_000);
-    const late = await idp.call<AuthBody>('RespondToAuthChallenge', {
-      ClientId: clientId,
-      ChallengeName: 'NEW_PASSWORD_REQUIRED',
-      Session: again.body.Session,
-      ChallengeResponses: { USERNAME: 'kate', NEW_PASSWORD: 'Kates-pass-12' },
-    });
+    const late = await answerNewPassword(again.body.Session, { USERNAME: 'kate', NEW_PASSWORD: 'Kates-pass-12' });
     expect(late.body).toMatchObject({ __type: 'NotAuthorizedException', message: 'Invalid session for the user, session is expired.' });
   });
 

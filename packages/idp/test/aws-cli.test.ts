@@ -7,7 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startIdp, verifyWithJwks, type TestIdp } from './support/harness.js';
 
 const run = promisify(execFile);
@@ -30,17 +30,20 @@ describe.runIf(awsPath)('AWS CLI against the IdP', () => {
   let endpoint: string;
 
   beforeAll(async () => {
-    idp = await startIdp({ log: false });
     home = await mkdtemp(join(tmpdir(), 'ianode-idp-aws-'));
-    const address = idp.server.app.server.address();
-    endpoint = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-    const version = await run('aws', ['--version'], { env: awsEnv() });
+    const version = await run('aws', ['--version'], { env: awsEnv({ id: 'none', secret: 'none' }) });
     console.log(`aws-cli.test.ts: using ${awsPath}: ${(version.stdout || version.stderr).trim()}`);
   });
   afterAll(async () => {
-    await idp?.close();
     if (home) await rm(home, { recursive: true, force: true });
   });
+  // A fresh IdP per test: each test sees only the pools it made.
+  beforeEach(async () => {
+    idp = await startIdp({ log: false });
+    const address = idp.server.app.server.address();
+    endpoint = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  });
+  afterEach(() => idp?.close());
 
   function awsEnv(creds?: { id: string; secret: string }): NodeJS.ProcessEnv {
     return {
@@ -140,6 +143,7 @@ describe.runIf(awsPath)('AWS CLI against the IdP', () => {
   it(
     'the same admin call with wrong credentials is refused',
     async () => {
+      const { UserPool } = await idp.ok<{ UserPool: { Id: string } }>('CreateUserPool', { PoolName: 'the-only-pool' });
       const wrongSecret = aws(['list-user-pools', '--max-results', '10'], { id: idp.server.admin.accessKeyId, secret: 'wrong-secret' });
       await expect(wrongSecret).rejects.toMatchObject({ stderr: expect.stringContaining('InvalidSignatureException') });
       const unknownKey = aws(['list-user-pools', '--max-results', '10'], { id: 'AKIAUNKNOWNUNKNOWN00', secret: 'x' });
@@ -147,8 +151,9 @@ describe.runIf(awsPath)('AWS CLI against the IdP', () => {
       const wrongPassword = aws(['initiate-auth', '--client-id', 'x', '--auth-flow', 'USER_PASSWORD_AUTH', '--auth-parameters', 'USERNAME=a,PASSWORD=b']);
       await expect(wrongPassword).rejects.toMatchObject({ stderr: expect.stringContaining('ResourceNotFoundException') });
       // The right key still works.
-      const pools = await aws<{ UserPools: unknown[] }>(['list-user-pools', '--max-results', '10']);
+      const pools = await aws<{ UserPools: { Id: string; Name: string }[] }>(['list-user-pools', '--max-results', '10']);
       expect(pools.UserPools).toHaveLength(1);
+      expect(pools.UserPools[0]).toMatchObject({ Id: UserPool.Id, Name: 'the-only-pool' });
     },
     120_000,
   );

@@ -1,17 +1,23 @@
 import { decodeJwt } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPoolAndClient, createUser, signIn, startIdp, type TestIdp } from './support/harness.js';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createUser, signIn, startIdpWithPool, type TestIdp } from './support/harness.js';
 
-let idp: TestIdp;
-let poolId: string;
-let clientId: string;
-beforeAll(async () => {
-  idp = await startIdp();
-  ({ poolId, clientId } = await createPoolAndClient(idp));
-  await createUser(idp, poolId, 'gina');
-  await createUser(idp, poolId, 'hank');
+// Every test gets a fresh IdP with users gina and hank (no groups) and creates the groups it uses.
+let idp: TestIdp, poolId: string, clientId: string;
+beforeEach(async () => {
+  ({ idp, poolId, clientId } = await startIdpWithPool(async (f) => {
+    await createUser(f.idp, f.poolId, 'gina');
+    await createUser(f.idp, f.poolId, 'hank');
+  }));
 });
-afterAll(() => idp.close());
+afterEach(() => idp.close());
+
+/** ianode_admin (precedence 1), ianode_read and extra, as the first test creates them. */
+async function createGroups(): Promise<void> {
+  await idp.ok('CreateGroup', { UserPoolId: poolId, GroupName: 'ianode_admin', Description: 'admins', Precedence: 1 });
+  await idp.ok('CreateGroup', { UserPoolId: poolId, GroupName: 'ianode_read' });
+  await idp.ok('CreateGroup', { UserPoolId: poolId, GroupName: 'extra' });
+}
 
 interface GroupShape {
   GroupName: string;
@@ -49,6 +55,7 @@ describe('CreateGroup / GetGroup / ListGroups / DeleteGroup', () => {
   });
 
   it('deletes a group and its memberships', async () => {
+    await createGroups();
     await idp.ok('AdminAddUserToGroup', { UserPoolId: poolId, Username: 'hank', GroupName: 'extra' });
     await idp.ok('DeleteGroup', { UserPoolId: poolId, GroupName: 'extra' });
     const groups = await idp.ok<{ Groups: GroupShape[] }>('AdminListGroupsForUser', { UserPoolId: poolId, Username: 'hank' });
@@ -59,6 +66,7 @@ describe('CreateGroup / GetGroup / ListGroups / DeleteGroup', () => {
 
 describe('memberships', () => {
   it('adds (idempotently), lists both ways, and removes', async () => {
+    await createGroups();
     await idp.ok('AdminAddUserToGroup', { UserPoolId: poolId, Username: 'gina', GroupName: 'ianode_admin' });
     await idp.ok('AdminAddUserToGroup', { UserPoolId: poolId, Username: 'gina', GroupName: 'ianode_admin' });
     await idp.ok('AdminAddUserToGroup', { UserPoolId: poolId, Username: 'gina', GroupName: 'ianode_read' });
@@ -75,6 +83,7 @@ describe('memberships', () => {
   });
 
   it('refuses unknown users and groups', async () => {
+    await createGroups();
     expect((await idp.call('AdminAddUserToGroup', { UserPoolId: poolId, Username: 'nobody', GroupName: 'ianode_read' })).body.__type).toBe(
       'UserNotFoundException',
     );
@@ -89,8 +98,13 @@ describe('memberships', () => {
   });
 
   it('groups are in tokens issued after the change, by precedence', async () => {
-    const before = await signIn(idp, clientId, 'hank');
+    await createGroups();
+    const before = await signIn(idp, clientId, 'gina');
     expect(decodeJwt(before.body.AuthenticationResult!.IdToken)['cognito:groups']).toBeUndefined();
+    // Added in the order opposite to their precedence: the tokens list them by precedence.
+    await idp.ok('AdminAddUserToGroup', { UserPoolId: poolId, Username: 'gina', GroupName: 'ianode_read' });
+    await idp.ok('AdminAddUserToGroup', { UserPoolId: poolId, Username: 'gina', GroupName: 'ianode_admin' });
+    expect(decodeJwt((await signIn(idp, clientId, 'hank')).body.AuthenticationResult!.IdToken)['cognito:groups']).toBeUndefined();
     const gina = await signIn(idp, clientId, 'gina');
     expect(decodeJwt(gina.body.AuthenticationResult!.IdToken)['cognito:groups']).toEqual(['ianode_admin', 'ianode_read']);
     expect(decodeJwt(gina.body.AuthenticationResult!.AccessToken)['cognito:groups']).toEqual(['ianode_admin', 'ianode_read']);

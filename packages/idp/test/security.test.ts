@@ -5,21 +5,21 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { decodeJwt, decodeProtectedHeader } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BAD_CREDENTIALS } from '../src/errors.js';
-import { createPoolAndClient, createUser, signIn, startIdp, verifyWithJwks, type TestIdp } from './support/harness.js';
+import { createUser, signIn, startIdpWithPool, verifyWithJwks, type TestIdp } from './support/harness.js';
 
 const SECRET_PASSWORD = 'Very-distinctive-Pa55word';
 
-let idp: TestIdp;
-let poolId: string;
-let clientId: string;
-beforeAll(async () => {
-  idp = await startIdp();
-  ({ poolId, clientId } = await createPoolAndClient(idp));
-  await createUser(idp, poolId, 'pat', { password: SECRET_PASSWORD, attributes: { email: 'pat@example.org' } });
+// Every test gets a fresh IdP (and clock) with user pat: lock-outs, revocations, key rotations and
+// clock advances stay in the test that made them.
+let idp: TestIdp, poolId: string, clientId: string;
+beforeEach(async () => {
+  ({ idp, poolId, clientId } = await startIdpWithPool((f) =>
+    createUser(f.idp, f.poolId, 'pat', { password: SECRET_PASSWORD, attributes: { email: 'pat@example.org' } }),
+  ));
 });
-afterAll(() => idp.close());
+afterEach(() => idp.close());
 
 const b64url = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
 
@@ -67,7 +67,7 @@ describe('sign-in refusals', () => {
 
 describe('the IdP verifies tokens itself (GetUser, userInfo)', () => {
   let access: string;
-  beforeAll(async () => {
+  beforeEach(async () => {
     access = (await signIn(idp, clientId, 'pat', SECRET_PASSWORD)).body.AuthenticationResult!.AccessToken;
   });
 

@@ -34,7 +34,7 @@ import {
   UsernameExistsException,
 } from '@aws-sdk/client-cognito-identity-provider';
 import AmazonCognitoIdentity from 'amazon-cognito-identity-js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { UserCreatedEvent } from '../src/auth/user-created.js';
 import { createUser, PASSWORD, startIdp, verifyWithJwks, type TestIdp } from './support/harness.js';
 
@@ -115,8 +115,11 @@ beforeAll(async () => {
     region: 'us-east-1',
     credentials: { accessKeyId: idp.server.admin.accessKeyId, secretAccessKey: idp.server.admin.secretAccessKey },
   });
-  // The pool the self-service tests share, open to SignUp from the start (the UpdateUserPool tests
-  // open and change pools of their own, so every test passes alone and in any order).
+});
+// A fresh self-service pool for every test, open to SignUp from the start: the users, codes and
+// outbox messages of one test never reach another (the UpdateUserPool tests open and change pools of
+// their own), so every test passes alone and in any order.
+beforeEach(async () => {
   const { UserPool } = await idp.ok<{ UserPool: { Id: string } }>('CreateUserPool', { PoolName: 'self-service', ...OPEN_POOL });
   poolId = UserPool.Id;
   const { UserPoolClient } = await idp.ok<{ UserPoolClient: { ClientId: string } }>('CreateUserPoolClient', {
@@ -315,7 +318,7 @@ describe('SignUp → ConfirmSignUp → InitiateAuth', () => {
 });
 
 describe('ForgotPassword, ConfirmForgotPassword, AdminResetUserPassword', () => {
-  beforeAll(async () => {
+  beforeEach(async () => {
     await createUser(idp, poolId, 'ivan', { attributes: { email: 'ivan@example.org', email_verified: 'true' }, password: 'Ivan-pass-123' });
   });
 

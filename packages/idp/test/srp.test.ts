@@ -16,9 +16,9 @@ import {
   type InitiateAuthCommandOutput,
 } from '@aws-sdk/client-cognito-identity-provider';
 import AmazonCognitoIdentity from 'amazon-cognito-identity-js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { formatTimestamp, parseTimestamp } from '../src/crypto/srp.js';
-import { createPoolAndClient, createUser, PASSWORD, startIdp, verifyWithJwks, type TestIdp } from './support/harness.js';
+import { createUser, PASSWORD, startIdpWithPool, verifyWithJwks, type TestIdp } from './support/harness.js';
 
 const { AuthenticationDetails, CognitoUser, CognitoUserPool } = AmazonCognitoIdentity;
 
@@ -33,24 +33,25 @@ interface SrpHelper {
 }
 const { AuthenticationHelper } = AmazonCognitoIdentity as unknown as { AuthenticationHelper: new (poolName: string) => SrpHelper };
 
-let idp: TestIdp;
-let poolId: string;
-let clientId: string;
 let sdk: CognitoIdentityProviderClient;
 
 const SRP_FLOWS = ['ALLOW_USER_SRP_AUTH', 'ALLOW_USER_PASSWORD_AUTH', 'ALLOW_REFRESH_TOKEN_AUTH'];
 
-beforeAll(async () => {
-  idp = await startIdp();
-  ({ poolId, clientId } = await createPoolAndClient(idp, { ExplicitAuthFlows: SRP_FLOWS }));
-  await createUser(idp, poolId, 'sam', { attributes: { email: 'sam@example.org', email_verified: 'true' }, groups: ['ianode_read'] });
+// Every test gets a fresh IdP (and clock) with user sam: failed proofs (which count towards sam's
+// lock-out), clock advances and users made by one test never reach another.
+let idp: TestIdp, poolId: string, clientId: string;
+beforeEach(async () => {
+  ({ idp, poolId, clientId } = await startIdpWithPool(
+    (f) => createUser(f.idp, f.poolId, 'sam', { attributes: { email: 'sam@example.org', email_verified: 'true' }, groups: ['ianode_read'] }),
+    { client: { ExplicitAuthFlows: SRP_FLOWS } },
+  ));
   sdk = new CognitoIdentityProviderClient({
     endpoint: idp.base,
     region: 'us-east-1',
     credentials: { accessKeyId: idp.server.admin.accessKeyId, secretAccessKey: idp.server.admin.secretAccessKey },
   });
 });
-afterAll(async () => {
+afterEach(async () => {
   sdk?.destroy();
   await idp?.close();
 });
@@ -132,7 +133,7 @@ async function srpSignIn(
       err ? reject(err as Error) : resolve(k),
     ),
   );
-  const now = formatTimestamp(Date.now());
+  const now = formatTimestamp(idp.clock.now()); // the client's clock agrees with the IdP's
   const timestamp = opts.timestamp ? opts.timestamp(now) : now;
   const message = Buffer.concat([
     Buffer.from(poolId.split('_')[1]!, 'utf8'),
@@ -198,13 +199,9 @@ describe('AWS SDK v3 InitiateAuth / RespondToAuthChallenge with USER_SRP_AUTH', 
 
     const late = await srpSignIn('sam', PASSWORD);
     idp.clock.advance(3 * 60_000 + 1); // the client's AuthSessionValidity (3 minutes)
-    try {
-      await expect(
-        sdk.send(new RespondToAuthChallengeCommand({ ClientId: clientId, ChallengeName: 'PASSWORD_VERIFIER', ChallengeResponses: late.responses })),
-      ).rejects.toThrow(/expired/);
-    } finally {
-      idp.clock.advance(-(3 * 60_000 + 1));
-    }
+    await expect(
+      sdk.send(new RespondToAuthChallengeCommand({ ClientId: clientId, ChallengeName: 'PASSWORD_VERIFIER', ChallengeResponses: late.responses })),
+    ).rejects.toThrow(/expired/);
   });
 
   it('with a client secret, SECRET_HASH is required on both calls', async () => {
@@ -285,6 +282,7 @@ describe('users from before SRP verifiers', () => {
   });
 
   it('the verifier follows AdminSetUserPassword and ChangePassword', async () => {
+    await createUser(idp, poolId, 'olga', { password: 'Olga-pass-123!' });
     await idp.ok('AdminSetUserPassword', { UserPoolId: poolId, Username: 'olga', Password: 'Olga-second-1!', Permanent: true });
     await expect(signInWithCognitoJs('olga', 'Olga-pass-123!')).rejects.toMatchObject({ code: 'NotAuthorizedException' });
     const tokens = (await signInWithCognitoJs('olga', 'Olga-second-1!')) as Tokens;

@@ -175,3 +175,27 @@ export async function verifyWithJwks(idp: TestIdp, poolId: string, token: string
   });
   return payload;
 }
+
+export interface IdpWithPool extends PoolFixture {
+  idp: TestIdp;
+}
+
+/**
+ * A fresh IdP with a pool and client, plus whatever `setup` adds (users, groups). Test files call it
+ * in `beforeEach` so that every test starts from the same state and reads nothing another test
+ * wrote: each passes alone and in any order (issue 20).
+ */
+export async function startIdpWithPool(
+  setup: (fixture: IdpWithPool) => Promise<void> = async () => {},
+  opts: { client?: Record<string, unknown>; config?: Partial<IdpConfig> } = {},
+): Promise<IdpWithPool> {
+  const idp = await startIdp(opts.config);
+  try {
+    const fixture = { idp, ...(await createPoolAndClient(idp, opts.client)) };
+    await setup(fixture);
+    return fixture;
+  } catch (err) {
+    await idp.close();
+    throw err;
+  }
+}
