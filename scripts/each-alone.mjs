@@ -6,7 +6,7 @@
  *   node scripts/each-alone.mjs packages/idp/test/groups.test.ts [more files]
  *   npm run test:alone -- packages/idp/test/groups.test.ts
  *
- * The tests of a file come from `vitest list --json`; each is selected with `-t` on its name
+ * The tests of a file come from `vitest list --json`; each is selected with `--testNamePattern=` on its name
  * (regular-expression characters escaped). A name shared by several tests selects them together,
  * which is still a run without the rest of the file. Exit status 1 when any test fails alone.
  */
@@ -32,7 +32,7 @@ for (const file of files) {
   const names = [...new Set(JSON.parse(listing.stdout).map((t) => t.name.split(' > ').at(-1)))];
   for (const name of names) {
     ran++;
-    const run = spawnSync(process.execPath, [...vitest, 'run', file, '-t', escape(name)], { encoding: 'utf8', maxBuffer: 64 << 20 });
+    const run = spawnSync(process.execPath, [...vitest, 'run', file, `--testNamePattern=${escape(name)}`], { encoding: 'utf8', maxBuffer: 64 << 20 });
     const ok = run.status === 0;
     if (!ok) failed++;
     console.log(`${ok ? 'ok  ' : 'FAIL'} ${file} > ${name}`);
