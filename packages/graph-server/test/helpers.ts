@@ -2,7 +2,9 @@
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { QuadStore } from '@ianode/store';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { exportJWK, generateKeyPair, SignJWT, type JWK, type CryptoKey } from 'jose';
+import { createGraphServer, type GraphServer } from '../src/index.js';
 
 export interface Key {
   kid: string;
@@ -132,4 +134,77 @@ export async function clearStore(store: QuadStore): Promise<void> {
   await store.transaction((tx) => {
     for (const q of [...store.match({})]) tx.delete({ s: store.key(q.s), p: store.key(q.p), o: store.key(q.o), g: q.g === 0 ? '' : store.key(q.g) });
   });
+}
+
+/** A graph server in secure mode on a free port, with what its tests call it with (`secureServer`). */
+export interface SecureServer {
+  server: GraphServer;
+  base: string;
+  /** A token per user of the directory, keyed by the part of the name before `@`. */
+  tokens: Record<string, string>;
+  /** The `security` section the server was started with (for a second server of the same users). */
+  security: { jwksUrl: string; openIdProviderUrl: string; userAttributesUrl: string; clientIds: string[] };
+  /** Empties the store and uploads `data` again as `loader`: each test starts from the same quads. */
+  reset(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts a JWKS server, an access-service stub answering `directory`, and a graph server of one
+ * dataset (`ds`, default label `*` unless `dataset` says otherwise) trusting them; uploads `data`
+ * (TriG) as `loader`. Tests that change the data call `reset()` in a `beforeEach`.
+ */
+export async function secureServer(
+  directory: Record<string, string[]>,
+  options: { data?: string; loader?: string; dataset?: Record<string, unknown> } = {},
+): Promise<SecureServer> {
+  const key = await makeKey('k1');
+  const jwks = await jwksServer([key]);
+  const access = await accessStub(directory);
+  const tokens: Record<string, string> = {};
+  for (const user of Object.keys(directory)) tokens[user.split('@')[0]!] = await sign(key, { email: user });
+  const security = { jwksUrl: `${jwks.url}/jwks.json`, openIdProviderUrl: ISSUER, userAttributesUrl: access.url, clientIds: [CLIENT] };
+  const server = await createGraphServer({ security, dataset: { name: 'ds', defaultLabel: '*', ...options.dataset } }, { logger: false, jwksCooldownMs: 0 });
+  const base = await server.listen({ port: 0 });
+  const load = async (): Promise<void> => {
+    if (options.data === undefined) return;
+    const r = await fetch(`${base}/ds/upload`, { method: 'POST', headers: { authorization: `Bearer ${tokens[options.loader ?? 'loader']}`, 'content-type': 'application/trig' }, body: options.data });
+    if (r.status !== 200) throw new Error(`secureServer: the upload answered ${r.status}: ${await r.text()}`);
+  };
+  await load();
+  return {
+    server,
+    base,
+    tokens,
+    security,
+    async reset() {
+      await clearStore(server.store);
+      await load();
+    },
+    async close() {
+      await server.close();
+      await jwks.close();
+      await access.close();
+    },
+  };
+}
+
+/**
+ * `secureServer` for the tests of one file: started before them, closed after them; with
+ * `reset`, every test starts from `data` again (so each passes alone and in any order). The
+ * returned object is filled in once the server has started (read its fields inside tests).
+ */
+export function useSecureServer(
+  directory: Record<string, string[]>,
+  options: { data?: string; loader?: string; dataset?: Record<string, unknown>; reset?: boolean } = {},
+): SecureServer {
+  const fixture = {} as SecureServer;
+  beforeAll(async () => {
+    Object.assign(fixture, await secureServer(directory, options));
+  });
+  if (options.reset === true) beforeEach(() => fixture.reset());
+  afterAll(async () => {
+    await fixture.close?.();
+  });
+  return fixture;
 }
