@@ -91,6 +91,36 @@ export async function upload(base: string, token: string, contentType: string, b
   return { status: r.status, text: await r.text() };
 }
 
+/**
+ * TriG in the shape of the reference's test files: `triples` in the default graph (prefix `:` is
+ * http://example/) and a labels graph with one `[ authz:pattern … ; authz:label … ]` per entry.
+ */
+export function labelledTrig(triples: string[], labels: [pattern: string, label: string][]): string {
+  return [
+    'PREFIX : <http://example/>',
+    ...triples.map((t) => `${t} .`),
+    'PREFIX authz: <http://telicent.io/security#>',
+    'GRAPH authz:labels {',
+    ...labels.map(([pattern, label]) => `    [ authz:pattern '${pattern}' ; authz:label "${label}" ] .`),
+    '}',
+    '',
+  ].join('\n');
+}
+
+/** A graph server of these dataset settings (`ref.start`) with `trig` uploaded by `uploader`: its base URL. */
+export async function loaded(ref: Reference, dataset: GraphServerConfigInput['dataset'], trig: string, uploader = 'u1'): Promise<string> {
+  const { base } = await ref.start(dataset);
+  ok(await upload(base, ref.tokens[uploader]!, 'application/trig', trig));
+  return base;
+}
+
+/** `count` for each of `users` in turn. */
+export async function counts(ref: Reference, base: string, users: string[]): Promise<(number | { status: number })[]> {
+  const out: (number | { status: number })[] = [];
+  for (const user of users) out.push(await count(base, ref.tokens[user]!));
+  return out;
+}
+
 /** Fails with the answer's text unless the upload was accepted. */
 export function ok(answer: { status: number; text: string }): void {
   if (answer.status !== 200) throw new Error(`upload refused: ${answer.status} ${answer.text}`);
