@@ -10,8 +10,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { count, counts, gspCount, labelledTrig, labels, loaded, ok, reference, upload, type Reference } from './support.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { count, counts, gspCount, labelledTrig, labels, loaded, ok, upload, useReference } from './support.js';
 
 // src/test/files/server/data-and-labels.trig
 const S_TRIPLES = [':s :p1 123', ':s :p2 456', ':s :p2 789', ':s :q "No label"', ':s1 :p1 1234', ':s1 :p2 2345'];
@@ -43,13 +43,7 @@ const DATA_TRIPLES: [label: string, body: string][] = [
 ];
 
 describe('TestServerABAC (attribute-store.ttl: u1 manager, u2 engineer, u3 unused)', () => {
-  let ref: Reference;
-  beforeAll(async () => {
-    ref = await reference({ users: { u1: ['manager'], u2: ['engineer'], u3: ['unused'] } });
-  });
-  afterAll(async () => {
-    await ref.close();
-  });
+  const ref = useReference({ users: { u1: ['manager'], u2: ['engineer'], u3: ['unused'] } });
 
   it('build: a new dataset has no labels', async () => {
     const { base } = await ref.start({ defaultLabel: '*' });
@@ -146,15 +140,9 @@ describe('TestServerABAC (attribute-store.ttl: u1 manager, u2 engineer, u3 unuse
 });
 
 describe('TestServerABAC with attribute-store-all.ttl (u1 manager status=sensitive, u2 engineer status=public, u3 nothing)', () => {
-  let ref: Reference;
-  beforeAll(async () => {
-    ref = await reference({
-      users: { u1: ['manager', 'status=sensitive'], u2: ['engineer', 'status=public'], u3: ['nothing'] },
-      hierarchies: { status: ['public', 'confidential', 'sensitive', 'private'] },
-    });
-  });
-  afterAll(async () => {
-    await ref.close();
+  const ref = useReference({
+    users: { u1: ['manager', 'status=sensitive'], u2: ['engineer', 'status=public'], u3: ['nothing'] },
+    hierarchies: { status: ['public', 'confidential', 'sensitive', 'private'] },
   });
 
   it('server_all (config-all.ttl, default *): labels appear after the upload; u1 7, u2 4, u3 1', async () => {
@@ -222,27 +210,21 @@ GRAPH security:labels {
     [ security:pattern 's:Ryan p:pinCode 3456' ; security:label "familyRole=eldest"  ] .
 }
 `;
-  let ref: Reference;
   let base: string;
-  beforeAll(async () => {
-    // documentation-example-attribute-store.ttl
-    ref = await reference({
-      users: {
-        Paul: ['familyRole=eldest', 'sibling', 'everyone'],
-        Laura: ['sibling', 'familyRole=middle', 'everyone'],
-        Ryan: ['sibling', 'familyRole=junior', 'everyone'],
-        Jane: ['familyRole=matriarch', 'retired', 'everyone'],
-        Frank: ['unused', 'familyRole=dog', 'everyone'],
-      },
-      hierarchies: { familyRole: ['dog', 'baby', 'junior', 'middle', 'eldest', 'matriarch'] },
-    });
+  // documentation-example-attribute-store.ttl
+  const ref = useReference({
+    users: {
+      Paul: ['familyRole=eldest', 'sibling', 'everyone'],
+      Laura: ['sibling', 'familyRole=middle', 'everyone'],
+      Ryan: ['sibling', 'familyRole=junior', 'everyone'],
+      Jane: ['familyRole=matriarch', 'retired', 'everyone'],
+      Frank: ['unused', 'familyRole=dog', 'everyone'],
+    },
+    hierarchies: { familyRole: ['dog', 'baby', 'junior', 'middle', 'eldest', 'matriarch'] },
   });
   // Each case loads its own empty dataset: the refused upload must find nothing there.
   beforeEach(async () => {
     ({ base } = await ref.start({ defaultLabel: '!' }));
-  });
-  afterAll(async () => {
-    await ref.close();
   });
 
   it('the published data (two labels for one pattern) is refused whole, as RDF-ABAC 3 does ("one label per pattern")', async () => {

@@ -6,6 +6,7 @@
  * authenticated user query and upload).
  */
 import { createServer, type Server } from 'node:http';
+import { afterAll, beforeAll } from 'vitest';
 import type { AddressInfo } from 'node:net';
 import { createGraphServer, type GraphServer, type GraphServerConfigInput } from '../../../src/index.js';
 import { CLIENT, ISSUER, jwksServer, makeKey, sign, type Key } from '../../helpers.js';
@@ -84,6 +85,19 @@ export async function reference(store: AttributeStore): Promise<Reference> {
       await new Promise<void>((resolve) => access.server.close(() => resolve()));
     },
   };
+}
+
+/** `reference(store)` for the tests of one describe block: served before them, closed after them
+ * (the returned object is filled in once it is served: read it inside tests and hooks). */
+export function useReference(store: AttributeStore): Reference {
+  const ref = {} as Reference;
+  beforeAll(async () => {
+    Object.assign(ref, await reference(store));
+  });
+  afterAll(async () => {
+    await ref.close?.();
+  });
+  return ref;
 }
 
 export async function upload(base: string, token: string, contentType: string, body: string, headers: Record<string, string> = {}): Promise<{ status: number; text: string }> {
