@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { parseQuads } from '@ianode/rdf';
 import { createGraphServer } from '../src/index.js';
 import { useSecureServer } from './helpers.js';
+import { PERSON_SHAPES } from './conformance/rdf-abac/support.js';
 
 const DIRECTORY = {
   'u1@test': ['ianode_read', 'manager'],
@@ -32,17 +33,7 @@ GRAPH authz:labels {
 `;
 
 // TestShaclABAC.PERSON_SHAPE_BAD / PERSON_SHAPE_GOOD.
-const SHAPE = (knowsClass: string) => `PREFIX :     <http://example.org/ns#>
-PREFIX foaf: <http://xmlns.com/foaf/0.1/>
-PREFIX schema: <http://schema.org/>
-PREFIX sh:   <http://www.w3.org/ns/shacl#>
-PREFIX xsd:  <http://www.w3.org/2001/XMLSchema#>
-:PersonShape a sh:NodeShape ; sh:targetClass foaf:Person ;
-  sh:property [ sh:path foaf:givenName ; sh:datatype xsd:string ; ] ;
-  sh:property [ sh:path foaf:knows ; sh:class ${knowsClass} ; ] .
-`;
-const BAD = SHAPE('schema:Person');
-const GOOD = SHAPE('foaf:Person');
+const { BAD, GOOD } = PERSON_SHAPES;
 const SH = 'http://www.w3.org/ns/shacl#';
 
 // No test writes to this server's dataset (the dump test loads a server of its own).

@@ -128,10 +128,15 @@ export async function loaded(ref: Reference, dataset: GraphServerConfigInput['da
   return base;
 }
 
-/** `count` for each of `users` in turn. */
-export async function counts(ref: Reference, base: string, users: string[]): Promise<(number | { status: number })[]> {
+/** `count` (or `gspCount`) for each of `users` in turn. */
+export async function counts(
+  ref: Reference,
+  base: string,
+  users: string[],
+  how: (base: string, token: string) => Promise<number | { status: number }> = count,
+): Promise<(number | { status: number })[]> {
   const out: (number | { status: number })[] = [];
-  for (const user of users) out.push(await count(base, ref.tokens[user]!));
+  for (const user of users) out.push(await how(base, ref.tokens[user]!));
   return out;
 }
 
@@ -170,3 +175,20 @@ export async function labels(base: string, token: string): Promise<Map<string, s
   }
   return out;
 }
+
+// TestShaclABAC.PERSON_SHAPE_BAD / PERSON_SHAPE_GOOD (also used by ../../labels-shacl.test.ts).
+const shape = (knowsClass: string) => `PREFIX :     <http://example.org/ns#>
+PREFIX foaf: <http://xmlns.com/foaf/0.1/>
+PREFIX schema: <http://schema.org/>
+PREFIX sh:   <http://www.w3.org/ns/shacl#>
+PREFIX xsd:  <http://www.w3.org/2001/XMLSchema#>
+:PersonShape
+    a              sh:NodeShape ;
+    sh:targetClass foaf:Person ;
+    sh:property    [ sh:path     foaf:givenName ;
+                     sh:datatype xsd:string ; ] ;
+    sh:property    [ sh:path  foaf:knows ;
+                     sh:class ${knowsClass} ; ] .
+`;
+/** The reference's bad (foaf:knows must be a schema:Person) and good person shapes. */
+export const PERSON_SHAPES = { BAD: shape('schema:Person'), GOOD: shape('foaf:Person') };
