@@ -2,10 +2,10 @@
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { QuadStore } from '@ianode/store';
-import { createGraphServer } from '../src/index.js';
 import type { PoolTimers } from '../src/pool/pool.js';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { exportJWK, generateKeyPair, SignJWT, type JWK, type CryptoKey } from 'jose';
+import { createGraphServer, type GraphServer } from '../src/index.js';
 
 export interface Key {
   kid: string;
@@ -192,6 +192,19 @@ export interface Authority {
   close(): Promise<void>;
 }
 
+/** A graph server in secure mode on a free port, with what its tests call it with (`secureServer`). */
+export interface SecureServer {
+  server: GraphServer;
+  base: string;
+  /** A token per user of the directory, keyed by the part of the name before `@`. */
+  tokens: Record<string, string>;
+  /** The `security` section the server was started with (for a second server of the same users). */
+  security: { jwksUrl: string; openIdProviderUrl: string; userAttributesUrl: string; clientIds: string[] };
+  /** Empties the store and uploads `data` again as `loader`: each test starts from the same quads. */
+  reset(): Promise<void>;
+  close(): Promise<void>;
+}
+
 /**
  * A signing key, a JWKS server holding it, an access-service stub over `directory` (`inactive`
  * as in `accessStub`), and an ID token for each of its users.
@@ -211,6 +224,41 @@ export async function authority(directory: Record<string, string[]>, inactive: r
     close: async () => {
       await jwks.close();
       await access.close();
+    },
+  };
+}
+
+/**
+ * Starts an authority over `directory` (a JWKS server and an access-service stub, `authority`) and
+ * a graph server of one dataset (`ds`, default label `*` unless `dataset` says otherwise) trusting
+ * it; uploads `data` (TriG) as `loader`. Tests that change the data call `reset()` in a `beforeEach`.
+ */
+export async function secureServer(
+  directory: Record<string, string[]>,
+  options: { data?: string; loader?: string; dataset?: Record<string, unknown> } = {},
+): Promise<SecureServer> {
+  const idp = await authority(directory);
+  const { security, tokens } = idp;
+  const server = await createGraphServer({ security, dataset: { name: 'ds', defaultLabel: '*', ...options.dataset } }, { logger: false, jwksCooldownMs: 0 });
+  const base = await server.listen({ port: 0 });
+  const load = async (): Promise<void> => {
+    if (options.data === undefined) return;
+    const r = await fetch(`${base}/ds/upload`, { method: 'POST', headers: { authorization: `Bearer ${tokens[options.loader ?? 'loader']}`, 'content-type': 'application/trig' }, body: options.data });
+    if (r.status !== 200) throw new Error(`secureServer: the upload answered ${r.status}: ${await r.text()}`);
+  };
+  await load();
+  return {
+    server,
+    base,
+    tokens,
+    security,
+    async reset() {
+      await clearStore(server.store);
+      await load();
+    },
+    async close() {
+      await server.close();
+      await idp.close();
     },
   };
 }
@@ -265,5 +313,25 @@ export function graphqlServers(directory: Record<string, string[]>, load: (store
     };
   });
   afterAll(() => close());
+  return fixture;
+}
+
+/**
+ * `secureServer` for the tests of one file: started before them, closed after them; with
+ * `reset`, every test starts from `data` again (so each passes alone and in any order). The
+ * returned object is filled in once the server has started (read its fields inside tests).
+ */
+export function useSecureServer(
+  directory: Record<string, string[]>,
+  options: { data?: string; loader?: string; dataset?: Record<string, unknown>; reset?: boolean } = {},
+): SecureServer {
+  const fixture = {} as SecureServer;
+  beforeAll(async () => {
+    Object.assign(fixture, await secureServer(directory, options));
+  });
+  if (options.reset === true) beforeEach(() => fixture.reset());
+  afterAll(async () => {
+    await fixture.close?.();
+  });
   return fixture;
 }

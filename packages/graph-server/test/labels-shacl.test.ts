@@ -4,10 +4,11 @@
  * 17 item 8. The SHACL data and shapes extend those of RDF-ABAC's TestShaclABAC (whose own
  * cases are in conformance/rdf-abac/shacl-abac.test.ts).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseQuads } from '@ianode/rdf';
-import { createGraphServer, type GraphServer } from '../src/index.js';
-import { accessStub, CLIENT, ISSUER, jwksServer, makeKey, sign } from './helpers.js';
+import { createGraphServer } from '../src/index.js';
+import { useSecureServer } from './helpers.js';
+import { PERSON_SHAPES } from './conformance/rdf-abac/support.js';
 
 const DIRECTORY = {
   'u1@test': ['ianode_read', 'manager'],
@@ -32,45 +33,14 @@ GRAPH authz:labels {
 `;
 
 // TestShaclABAC.PERSON_SHAPE_BAD / PERSON_SHAPE_GOOD.
-const SHAPE = (knowsClass: string) => `PREFIX :     <http://example.org/ns#>
-PREFIX foaf: <http://xmlns.com/foaf/0.1/>
-PREFIX schema: <http://schema.org/>
-PREFIX sh:   <http://www.w3.org/ns/shacl#>
-PREFIX xsd:  <http://www.w3.org/2001/XMLSchema#>
-:PersonShape a sh:NodeShape ; sh:targetClass foaf:Person ;
-  sh:property [ sh:path foaf:givenName ; sh:datatype xsd:string ; ] ;
-  sh:property [ sh:path foaf:knows ; sh:class ${knowsClass} ; ] .
-`;
-const BAD = SHAPE('schema:Person');
-const GOOD = SHAPE('foaf:Person');
+const { BAD, GOOD } = PERSON_SHAPES;
 const SH = 'http://www.w3.org/ns/shacl#';
 
-let server: GraphServer;
-let base: string;
-let jwks: Awaited<ReturnType<typeof jwksServer>>;
-let access: Awaited<ReturnType<typeof accessStub>>;
-const tokens: Record<string, string> = {};
-
-beforeAll(async () => {
-  const key = await makeKey('k1');
-  jwks = await jwksServer([key]);
-  access = await accessStub(DIRECTORY);
-  for (const user of Object.keys(DIRECTORY)) tokens[user.split('@')[0]!] = await sign(key, { email: user });
-  const security = { jwksUrl: `${jwks.url}/jwks.json`, openIdProviderUrl: ISSUER, userAttributesUrl: access.url, clientIds: [CLIENT] };
-  server = await createGraphServer({ security, dataset: { name: 'ds', defaultLabel: '*' } }, { logger: false, jwksCooldownMs: 0 });
-  base = await server.listen({ port: 0 });
-  const r = await fetch(`${base}/ds/upload`, { method: 'POST', headers: { authorization: `Bearer ${tokens.loader}`, 'content-type': 'application/trig' }, body: DATA });
-  expect(r.status, await r.text()).toBe(200);
-});
-
-afterAll(async () => {
-  await server.close();
-  await jwks.close();
-  await access.close();
-});
+// No test writes to this server's dataset (the dump test loads a server of its own).
+const fx = useSecureServer(DIRECTORY, { data: DATA });
 
 function get(path: string, who: string | undefined, headers: Record<string, string> = {}, method = 'GET', body?: string): Promise<Response> {
-  return fetch(`${base}${path}`, { method, headers: { ...(who ? { authorization: `Bearer ${tokens[who]}` } : {}), ...headers }, ...(body === undefined ? {} : { body }) });
+  return fetch(`${fx.base}${path}`, { method, headers: { ...(who ? { authorization: `Bearer ${fx.tokens[who]}` } : {}), ...headers }, ...(body === undefined ? {} : { body }) });
 }
 
 /** pattern -> label of a labels graph in Turtle. */
@@ -123,15 +93,15 @@ describe('GET /ds/labels', () => {
 
   it('a dump uploaded into a fresh dataset labels the same quads the same way', async () => {
     const dump = await (await get('/ds/labels', 'loader', { accept: 'application/n-triples' })).text();
-    const security = server.config.security;
+    const security = fx.server.config.security;
     const other = await createGraphServer({ security, dataset: { name: 'ds', defaultLabel: '*' } }, { logger: false, jwksCooldownMs: 0 });
     try {
       const otherBase = await other.listen({ port: 0 });
       const data = await (await get('/ds/data', 'loader', { accept: 'application/trig' })).text();
       const trig = `${data}\nGRAPH <http://telicent.io/security#labels> {\n${dump}\n}\n`;
-      const up = await fetch(`${otherBase}/ds/upload`, { method: 'POST', headers: { authorization: `Bearer ${tokens.loader}`, 'content-type': 'application/trig' }, body: trig });
+      const up = await fetch(`${otherBase}/ds/upload`, { method: 'POST', headers: { authorization: `Bearer ${fx.tokens.loader}`, 'content-type': 'application/trig' }, body: trig });
       expect(up.status, await up.text()).toBe(200);
-      const again = await fetch(`${otherBase}/ds/labels`, { headers: { authorization: `Bearer ${tokens.loader}` } });
+      const again = await fetch(`${otherBase}/ds/labels`, { headers: { authorization: `Bearer ${fx.tokens.loader}` } });
       expect(labelsOf(await again.text())).toEqual(labelsOf(await (await get('/ds/labels', 'loader')).text()));
     } finally {
       await other.close();

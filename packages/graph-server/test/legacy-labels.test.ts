@@ -27,6 +27,18 @@ async function node(legacy: boolean | undefined): Promise<{ server: GraphServer;
   return { server, base: await server.listen({ port: 0 }) };
 }
 
+/** `node(legacy)` for the tests of one describe block (filled in before them, closed after them). */
+function useNode(legacy: boolean | undefined): Awaited<ReturnType<typeof node>> {
+  const n = {} as Awaited<ReturnType<typeof node>>;
+  beforeAll(async () => {
+    Object.assign(n, await node(legacy));
+  });
+  afterAll(async () => {
+    await n.server?.close();
+  });
+  return n;
+}
+
 async function upload(base: string, token: string, type: string, body: string, headers: Record<string, string> = {}): Promise<{ status: number; text: string }> {
   const r = await fetch(`${base}/ds/upload`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': type, ...headers }, body });
   return { status: r.status, text: await r.text() };
@@ -67,13 +79,7 @@ afterAll(async () => {
 });
 
 describe('labels.legacy on (the default)', () => {
-  let n: Awaited<ReturnType<typeof node>>;
-  beforeAll(async () => {
-    n = await node(undefined);
-  });
-  afterAll(async () => {
-    await n.server.close();
-  });
+  const n = useNode(undefined);
 
   it('a Security-Label user@host is one attribute: its holder sees the data, another user does not', async () => {
     const r = await upload(n.base, alice, 'text/turtle', '<http://e/s> <http://e/p> "v" .', { 'security-label': 'user@host' });
@@ -100,13 +106,7 @@ describe('labels.legacy on (the default)', () => {
 });
 
 describe('labels.legacy off', () => {
-  let n: Awaited<ReturnType<typeof node>>;
-  beforeAll(async () => {
-    n = await node(false);
-  });
-  afterAll(async () => {
-    await n.server.close();
-  });
+  const n = useNode(false);
 
   it('refuses the legacy label in the header and in the labels graph; nothing is stored', async () => {
     const header = await upload(n.base, alice, 'text/turtle', '<http://e/s> <http://e/p> "v" .', { 'security-label': 'user@host' });

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clearStore } from '../../helpers.js';
 import type { GraphServer } from '../../../src/index.js';
-import { count, labels, reference, upload, type Reference } from './support.js';
+import { count, labelledTrig, labels, reference, upload, type Reference } from './support.js';
 
 describe('TestLabelledDataLoader (server-labels/config-labels.ttl: default label "default", data-1.ttl + labels-1.ttl)', () => {
   // A user holding every label of these tests, to count what was stored (the Java test reads the
@@ -16,15 +16,7 @@ describe('TestLabelledDataLoader (server-labels/config-labels.ttl: default label
   let ref: Reference;
   let server: GraphServer;
   let base: string;
-  const INITIAL = `PREFIX : <http://example/>
-:s :p1 123 .
-:s :p1 456 .
-PREFIX authz: <http://telicent.io/security#>
-GRAPH authz:labels {
-  [ authz:pattern ':s :p1 123' ;  authz:label "allowed-u1" ] .
-  [ authz:pattern ':s :p1 456' ;  authz:label "deny" ] .
-}
-`;
+  const INITIAL = labelledTrig([':s :p1 123', ':s :p1 456'], [[':s :p1 123', 'allowed-u1'], [':s :p1 456', 'deny']]);
   beforeAll(async () => {
     ref = await reference({ users: { loader: ['default', 'different', 'allowed-u1', 'deny', 'g1', 'g2', 'test'] } });
     ({ server, base } = await ref.start({ defaultLabel: 'default' }));

@@ -10,54 +10,26 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { count, gspCount, labels, ok, reference, upload, type Reference } from './support.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { count, counts, gspCount, labelledTrig, labels, loaded, ok, upload, useReference } from './support.js';
 
 // src/test/files/server/data-and-labels.trig
-const DATA_AND_LABELS = `PREFIX : <http://example/>
-:s :p1 123 .
-:s :p2 456 .
-:s :p2 789 .
-:s :q "No label" .
-:s1 :p1 1234 .
-:s1 :p2 2345 .
-PREFIX authz: <http://telicent.io/security#>
-GRAPH authz:labels {
-    [ authz:pattern ':s :p1 123'  ; authz:label "level-1" ] .
-    [ authz:pattern ':s :p2 456'  ; authz:label "manager && level-1" ] .
-    [ authz:pattern ':s :p2 789'  ; authz:label "manager"  ] .
-    [ authz:pattern ':s1 :p1 1234' ; authz:label "manager"  ] .
-    [ authz:pattern ':s1 :p2 2345' ; authz:label "engineer"  ] .
-}
-`;
+const S_TRIPLES = [':s :p1 123', ':s :p2 456', ':s :p2 789', ':s :q "No label"', ':s1 :p1 1234', ':s1 :p2 2345'];
+const S_LABELS: [string, string][] = [
+  [':s :p1 123', 'level-1'],
+  [':s :p2 456', 'manager && level-1'],
+  [':s :p2 789', 'manager'],
+  [':s1 :p1 1234', 'manager'],
+  [':s1 :p2 2345', 'engineer'],
+];
+const DATA_AND_LABELS = labelledTrig(S_TRIPLES, S_LABELS);
 
-// ConstForTests.dataWithLabelsTriG
-const DATA_WITH_LABELS_TRIG = `PREFIX : <http://example/>
-:s :p1 123 .
-:s :p2 456 .
-:s :p2 789 .
-:s :q "No label" .
-:s1 :p1 1234 .
-:s1 :p2 2345 .
-:x :public "abc" .
-:x :public "def" .
-:x :confidential "C-abc" .
-:x :sensitive    "S-abc" .
-:x :private      "P-abc" .
-PREFIX authz: <http://telicent.io/security#>
-GRAPH authz:labels {
-    [ authz:pattern ':s :p1 123'  ; authz:label "level-1" ] .
-    [ authz:pattern ':s :p2 456'  ; authz:label "manager && level-1" ] .
-    [ authz:pattern ':s :p2 789'  ; authz:label "manager"  ] .
-    [ authz:pattern ':s1 :p1 1234' ; authz:label "manager"  ] .
-    [ authz:pattern ':s1 :p2 2345' ; authz:label "engineer" ] .
-    [ authz:pattern ':x  :public        "abc"' ; authz:label "status=public" ] .
-    [ authz:pattern ':x  :public        "def"' ; authz:label "status=public" ] .
-    [ authz:pattern ':x  :confidential  "C-abc"' ; authz:label "status=confidential" ] .
-    [ authz:pattern ':x  :sensitive     "S-abc"' ; authz:label "status=sensitive" ] .
-    [ authz:pattern ':x  :private       "P-abc"' ; authz:label "status=private" ] .
-}
-`;
+// ConstForTests.dataWithLabelsTriG: the above and five triples of :x, each labelled status=<its predicate>.
+const X_TRIPLES = [':x :public "abc"', ':x :public "def"', ':x :confidential "C-abc"', ':x :sensitive "S-abc"', ':x :private "P-abc"'];
+const DATA_WITH_LABELS_TRIG = labelledTrig(
+  [...S_TRIPLES, ...X_TRIPLES],
+  [...S_LABELS, ...X_TRIPLES.map((t): [string, string] => [t, `status=${t.split(' ')[1]!.slice(1)}`])],
+);
 
 // ConstForTests.dataTriples*: [Security-Label header, Turtle body].
 const DATA_TRIPLES: [label: string, body: string][] = [
@@ -71,13 +43,7 @@ const DATA_TRIPLES: [label: string, body: string][] = [
 ];
 
 describe('TestServerABAC (attribute-store.ttl: u1 manager, u2 engineer, u3 unused)', () => {
-  let ref: Reference;
-  beforeAll(async () => {
-    ref = await reference({ users: { u1: ['manager'], u2: ['engineer'], u3: ['unused'] } });
-  });
-  afterAll(async () => {
-    await ref.close();
-  });
+  const ref = useReference({ users: { u1: ['manager'], u2: ['engineer'], u3: ['unused'] } });
 
   it('build: a new dataset has no labels', async () => {
     const { base } = await ref.start({ defaultLabel: '*' });
@@ -85,8 +51,7 @@ describe('TestServerABAC (attribute-store.ttl: u1 manager, u2 engineer, u3 unuse
   });
 
   it('query_u1 / query_u1_u2 (config-server.ttl, default *): u1 3, u2 2', async () => {
-    const { base } = await ref.start({ defaultLabel: '*' });
-    ok(await upload(base, ref.tokens.u1!, 'application/trig', DATA_AND_LABELS));
+    const base = await loaded(ref, { defaultLabel: '*' }, DATA_AND_LABELS);
     expect(await count(base, ref.tokens.u1!)).toBe(3);
     expect(await count(base, ref.tokens.u2!)).toBe(2);
   });
@@ -97,8 +62,7 @@ describe('TestServerABAC (attribute-store.ttl: u1 manager, u2 engineer, u3 unuse
   });
 
   it('query_dft_access (default label engineer): ?s :q ?o is 0 for u1, 1 for u2', async () => {
-    const { base } = await ref.start({ defaultLabel: 'engineer' });
-    ok(await upload(base, ref.tokens.u1!, 'application/trig', DATA_AND_LABELS));
+    const base = await loaded(ref, { defaultLabel: 'engineer' }, DATA_AND_LABELS);
     const q = 'PREFIX : <http://example/> SELECT * { ?s :q ?o }';
     expect(await count(base, ref.tokens.u1!, q)).toBe(0);
     expect(await count(base, ref.tokens.u2!, q)).toBe(1);
@@ -111,29 +75,20 @@ describe('TestServerABAC (attribute-store.ttl: u1 manager, u2 engineer, u3 unuse
   });
 
   it('gsp_r_1 / gsp_r_2 (config-server-gspr.ttl, default *): GSP read u1 3, u2 2, u3 1; u1 and u2 see different graphs', async () => {
-    const { base } = await ref.start({ defaultLabel: '*' });
-    ok(await upload(base, ref.tokens.u1!, 'application/trig', DATA_AND_LABELS));
-    expect(await gspCount(base, ref.tokens.u1!)).toBe(3);
-    expect(await gspCount(base, ref.tokens.u2!)).toBe(2);
-    expect(await gspCount(base, ref.tokens.u3!)).toBe(1);
+    const base = await loaded(ref, { defaultLabel: '*' }, DATA_AND_LABELS);
+    expect(await counts(ref, base, ['u1', 'u2', 'u3'], gspCount)).toEqual([3, 2, 1]);
   });
 
   it.each(['config_override_plain', 'config_override_preferred'])('%s (default *): query and GSP u2 2, u3 1', async () => {
-    const { base } = await ref.start({ defaultLabel: '*' });
-    ok(await upload(base, ref.tokens.u1!, 'application/trig', DATA_AND_LABELS));
-    expect(await count(base, ref.tokens.u2!)).toBe(2);
-    expect(await gspCount(base, ref.tokens.u2!)).toBe(2);
-    expect(await count(base, ref.tokens.u3!)).toBe(1);
-    expect(await gspCount(base, ref.tokens.u3!)).toBe(1);
+    const base = await loaded(ref, { defaultLabel: '*' }, DATA_AND_LABELS);
+    expect(await counts(ref, base, ['u2', 'u3'])).toEqual([2, 1]);
+    expect(await counts(ref, base, ['u2', 'u3'], gspCount)).toEqual([2, 1]);
   });
 
   it('config_override_custom_forms (config-server-authz.ttl, no default label): u2 1, u3 0', async () => {
-    const { base } = await ref.start({ defaultLabel: '!' });
-    ok(await upload(base, ref.tokens.u1!, 'application/trig', DATA_AND_LABELS));
-    expect(await count(base, ref.tokens.u2!)).toBe(1);
-    expect(await gspCount(base, ref.tokens.u2!)).toBe(1);
-    expect(await count(base, ref.tokens.u3!)).toBe(0);
-    expect(await gspCount(base, ref.tokens.u3!)).toBe(0);
+    const base = await loaded(ref, { defaultLabel: '!' }, DATA_AND_LABELS);
+    expect(await counts(ref, base, ['u2', 'u3'])).toEqual([1, 0]);
+    expect(await counts(ref, base, ['u2', 'u3'], gspCount)).toEqual([1, 0]);
   });
 
   it('server_restart_1 (config-persistent-server-1.ttl, default !): u1 0 -> 2 after the load, still 2 after a restart; u3 0', async () => {
@@ -179,15 +134,9 @@ describe('TestServerABAC (attribute-store.ttl: u1 manager, u2 engineer, u3 unuse
 });
 
 describe('TestServerABAC with attribute-store-all.ttl (u1 manager status=sensitive, u2 engineer status=public, u3 nothing)', () => {
-  let ref: Reference;
-  beforeAll(async () => {
-    ref = await reference({
-      users: { u1: ['manager', 'status=sensitive'], u2: ['engineer', 'status=public'], u3: ['nothing'] },
-      hierarchies: { status: ['public', 'confidential', 'sensitive', 'private'] },
-    });
-  });
-  afterAll(async () => {
-    await ref.close();
+  const ref = useReference({
+    users: { u1: ['manager', 'status=sensitive'], u2: ['engineer', 'status=public'], u3: ['nothing'] },
+    hierarchies: { status: ['public', 'confidential', 'sensitive', 'private'] },
   });
 
   it('server_all (config-all.ttl, default *): labels appear after the upload; u1 7, u2 4, u3 1', async () => {
@@ -196,16 +145,15 @@ describe('TestServerABAC with attribute-store-all.ttl (u1 manager status=sensiti
     expect(await count(base, ref.tokens.u1!)).toBe(0);
     ok(await upload(base, ref.tokens.u1!, 'application/trig', DATA_WITH_LABELS_TRIG));
     expect((await labels(base, ref.tokens.u1!)).size).toBeGreaterThan(0);
-    expect([await count(base, ref.tokens.u1!), await count(base, ref.tokens.u2!), await count(base, ref.tokens.u3!)]).toEqual([7, 4, 1]);
+    expect(await counts(ref, base, ['u1', 'u2', 'u3'])).toEqual([7, 4, 1]);
   });
 
   it.each([
     ['labelled_data_trig_01', '*', [7, 4, 1]],
     ['labelled_data_trig_02', '!', [6, 3, 0]],
   ] as const)('%s (default label %s): u1, u2, u3 see %j', async (_name, defaultLabel, expected) => {
-    const { base } = await ref.start({ defaultLabel });
-    ok(await upload(base, ref.tokens.u1!, 'application/trig', DATA_WITH_LABELS_TRIG));
-    expect([await count(base, ref.tokens.u1!), await count(base, ref.tokens.u2!), await count(base, ref.tokens.u3!)]).toEqual([...expected]);
+    const base = await loaded(ref, { defaultLabel }, DATA_WITH_LABELS_TRIG);
+    expect(await counts(ref, base, ['u1', 'u2', 'u3'])).toEqual([...expected]);
   });
 
   it.each([
@@ -218,7 +166,7 @@ describe('TestServerABAC with attribute-store-all.ttl (u1 manager status=sensiti
       const r = await upload(base, ref.tokens.u1!, 'text/turtle', `PREFIX : <http://example/>\n${body}\n`, { 'security-label': label });
       expect(r.status, `${label}: ${r.text}`).toBe(200);
     }
-    expect([await count(base, ref.tokens.u1!), await count(base, ref.tokens.u2!), await count(base, ref.tokens.u3!)]).toEqual([5, 3, 1]);
+    expect(await counts(ref, base, ['u1', 'u2', 'u3'])).toEqual([5, 3, 1]);
   });
 });
 
@@ -256,24 +204,21 @@ GRAPH security:labels {
     [ security:pattern 's:Ryan p:pinCode 3456' ; security:label "familyRole=eldest"  ] .
 }
 `;
-  let ref: Reference;
   let base: string;
-  beforeAll(async () => {
-    // documentation-example-attribute-store.ttl
-    ref = await reference({
-      users: {
-        Paul: ['familyRole=eldest', 'sibling', 'everyone'],
-        Laura: ['sibling', 'familyRole=middle', 'everyone'],
-        Ryan: ['sibling', 'familyRole=junior', 'everyone'],
-        Jane: ['familyRole=matriarch', 'retired', 'everyone'],
-        Frank: ['unused', 'familyRole=dog', 'everyone'],
-      },
-      hierarchies: { familyRole: ['dog', 'baby', 'junior', 'middle', 'eldest', 'matriarch'] },
-    });
-    ({ base } = await ref.start({ defaultLabel: '!' }));
+  // documentation-example-attribute-store.ttl
+  const ref = useReference({
+    users: {
+      Paul: ['familyRole=eldest', 'sibling', 'everyone'],
+      Laura: ['sibling', 'familyRole=middle', 'everyone'],
+      Ryan: ['sibling', 'familyRole=junior', 'everyone'],
+      Jane: ['familyRole=matriarch', 'retired', 'everyone'],
+      Frank: ['unused', 'familyRole=dog', 'everyone'],
+    },
+    hierarchies: { familyRole: ['dog', 'baby', 'junior', 'middle', 'eldest', 'matriarch'] },
   });
-  afterAll(async () => {
-    await ref.close();
+  // Each case loads its own empty dataset: the refused upload must find nothing there.
+  beforeEach(async () => {
+    ({ base } = await ref.start({ defaultLabel: '!' }));
   });
 
   it('the published data (two labels for one pattern) is refused whole, as RDF-ABAC 3 does ("one label per pattern")', async () => {

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseQuads } from '@ianode/rdf';
-import { ok, reference, upload, type Reference } from './support.js';
+import { ok, PERSON_SHAPES, reference, upload, type Reference } from './support.js';
 
 // TestShaclABAC.SHACL_TEST_DATA
 const DATA = `PREFIX authz: <http://telicent.io/security#>
@@ -25,22 +25,7 @@ GRAPH authz:labels {
 }
 `;
 
-// TestShaclABAC.PERSON_SHAPE_BAD / PERSON_SHAPE_GOOD
-const shape = (knowsClass: string) => `PREFIX :     <http://example.org/ns#>
-PREFIX foaf: <http://xmlns.com/foaf/0.1/>
-PREFIX schema: <http://schema.org/>
-PREFIX sh:   <http://www.w3.org/ns/shacl#>
-PREFIX xsd:  <http://www.w3.org/2001/XMLSchema#>
-:PersonShape
-    a              sh:NodeShape ;
-    sh:targetClass foaf:Person ;
-    sh:property    [ sh:path     foaf:givenName ;
-                     sh:datatype xsd:string ; ] ;
-    sh:property    [ sh:path  foaf:knows ;
-                     sh:class ${knowsClass} ; ] .
-`;
-const BAD = shape('schema:Person');
-const GOOD = shape('foaf:Person');
+const { BAD, GOOD } = PERSON_SHAPES;
 
 describe('TestShaclABAC', () => {
   let ref: Reference;

@@ -6,6 +6,7 @@
  * authenticated user query and upload).
  */
 import { createServer, type Server } from 'node:http';
+import { afterAll, beforeAll } from 'vitest';
 import type { AddressInfo } from 'node:net';
 import { createGraphServer, type GraphServer, type GraphServerConfigInput } from '../../../src/index.js';
 import { CLIENT, ISSUER, jwksServer, makeKey, sign, type Key } from '../../helpers.js';
@@ -86,9 +87,57 @@ export async function reference(store: AttributeStore): Promise<Reference> {
   };
 }
 
+/** `reference(store)` for the tests of one describe block: served before them, closed after them
+ * (the returned object is filled in once it is served: read it inside tests and hooks). */
+export function useReference(store: AttributeStore): Reference {
+  const ref = {} as Reference;
+  beforeAll(async () => {
+    Object.assign(ref, await reference(store));
+  });
+  afterAll(async () => {
+    await ref.close?.();
+  });
+  return ref;
+}
+
 export async function upload(base: string, token: string, contentType: string, body: string, headers: Record<string, string> = {}): Promise<{ status: number; text: string }> {
   const r = await fetch(`${base}/ds/upload`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': contentType, ...headers }, body });
   return { status: r.status, text: await r.text() };
+}
+
+/**
+ * TriG in the shape of the reference's test files: `triples` in the default graph (prefix `:` is
+ * http://example/) and a labels graph with one `[ authz:pattern … ; authz:label … ]` per entry.
+ */
+export function labelledTrig(triples: string[], labels: [pattern: string, label: string][]): string {
+  return [
+    'PREFIX : <http://example/>',
+    ...triples.map((t) => `${t} .`),
+    'PREFIX authz: <http://telicent.io/security#>',
+    'GRAPH authz:labels {',
+    ...labels.map(([pattern, label]) => `    [ authz:pattern '${pattern}' ; authz:label "${label}" ] .`),
+    '}',
+    '',
+  ].join('\n');
+}
+
+/** A graph server of these dataset settings (`ref.start`) with `trig` uploaded by `uploader`: its base URL. */
+export async function loaded(ref: Reference, dataset: GraphServerConfigInput['dataset'], trig: string, uploader = 'u1'): Promise<string> {
+  const { base } = await ref.start(dataset);
+  ok(await upload(base, ref.tokens[uploader]!, 'application/trig', trig));
+  return base;
+}
+
+/** `count` (or `gspCount`) for each of `users` in turn. */
+export async function counts(
+  ref: Reference,
+  base: string,
+  users: string[],
+  how: (base: string, token: string) => Promise<number | { status: number }> = count,
+): Promise<(number | { status: number })[]> {
+  const out: (number | { status: number })[] = [];
+  for (const user of users) out.push(await how(base, ref.tokens[user]!));
+  return out;
 }
 
 /** Fails with the answer's text unless the upload was accepted. */
@@ -126,3 +175,20 @@ export async function labels(base: string, token: string): Promise<Map<string, s
   }
   return out;
 }
+
+// TestShaclABAC.PERSON_SHAPE_BAD / PERSON_SHAPE_GOOD (also used by ../../labels-shacl.test.ts).
+const shape = (knowsClass: string) => `PREFIX :     <http://example.org/ns#>
+PREFIX foaf: <http://xmlns.com/foaf/0.1/>
+PREFIX schema: <http://schema.org/>
+PREFIX sh:   <http://www.w3.org/ns/shacl#>
+PREFIX xsd:  <http://www.w3.org/2001/XMLSchema#>
+:PersonShape
+    a              sh:NodeShape ;
+    sh:targetClass foaf:Person ;
+    sh:property    [ sh:path     foaf:givenName ;
+                     sh:datatype xsd:string ; ] ;
+    sh:property    [ sh:path  foaf:knows ;
+                     sh:class ${knowsClass} ; ] .
+`;
+/** The reference's bad (foaf:knows must be a schema:Person) and good person shapes. */
+export const PERSON_SHAPES = { BAD: shape('schema:Person'), GOOD: shape('foaf:Person') };
