@@ -201,7 +201,9 @@ describe('two datasets in one server', () => {
 describe('datasets added over the API', () => {
   it('are added, answer at once, are remembered across a restart and can be removed', async () => {
     const dataDir = path.join(dir, 'added');
-    const config = { security, dataset: { name: 'main' }, server: { dataDir } };
+    // One query worker per dataset (the default is one per core each): this test starts three
+    // datasets twice, and worker start-up is most of its time on a loaded machine.
+    const config = { security, dataset: { name: 'main' }, server: { dataDir }, limits: { queryWorkers: 1 } };
     let server = await createGraphServer(config, { logger: false, jwksCooldownMs: 0 });
     let call = caller(await server.listen({ port: 0 }));
     const add = await call('/$/datasets', 'admin', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'extra', defaultLabel: 'team=blue' }) });
