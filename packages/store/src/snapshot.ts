@@ -191,17 +191,7 @@ export class SnapshotDataset implements Dataset {
         total += hi - lo;
         continue;
       }
-      const { label, deleted } = state.cols;
-      const dels = state.deletedRows > 0 ? deleted : undefined;
-      for (let i = lo; i < hi; i++) {
-        const r = perm[i]!;
-        if (dels !== undefined) {
-          const d = dels[r]!;
-          if (d !== 0 && d <= state.txId) continue;
-        }
-        if (mask !== undefined && !mask.visible(label[r]!)) continue;
-        total++;
-      }
+      total += this.visibleIn(perm, lo, hi, Infinity);
     }
     return total;
   }
@@ -253,18 +243,26 @@ export class SnapshotDataset implements Dataset {
   }
 
   private anyVisible(perm: Uint32Array, lo: number, hi: number): boolean {
+    return this.visibleIn(perm, lo, hi, 1) > 0;
+  }
+
+  /** How many rows of perm[lo, hi) are live at this snapshot and visible through the mask,
+   * counting no further than `limit` (1: "is there any"). The one loop of `count` and `graphs`. */
+  private visibleIn(perm: Uint32Array, lo: number, hi: number, limit: number): number {
     const { state, mask } = this;
     const { label, deleted } = state.cols;
     const dels = state.deletedRows > 0 ? deleted : undefined;
+    let n = 0;
     for (let i = lo; i < hi; i++) {
       const r = perm[i]!;
       if (dels !== undefined) {
         const d = dels[r]!;
         if (d !== 0 && d <= state.txId) continue;
       }
-      if (mask === undefined || mask.visible(label[r]!)) return true;
+      if (mask !== undefined && !mask.visible(label[r]!)) continue;
+      if (++n >= limit) return n;
     }
-    return false;
+    return n;
   }
 }
 
