@@ -146,18 +146,7 @@ export class WalWriter {
     if (aheadError) throw writeError(aheadError);
     const start = this.size;
     try {
-      let batch: Buffer[] = [];
-      let batchBytes = 0;
-      for (const c of chunks) {
-        batch.push(c);
-        batchBytes += c.byteLength;
-        if (batchBytes >= 8 << 20 || batch.length >= 256) {
-          await this.writeAll(batch, batchBytes);
-          batch = [];
-          batchBytes = 0;
-        }
-      }
-      if (batch.length > 0) await this.writeAll(batch, batchBytes);
+      await inBatches(chunks, (batch, bytes) => this.writeAll(batch, bytes));
       if (this.fsync) await this.handle.datasync();
     } catch (err) {
       this.size = start;
@@ -247,20 +236,26 @@ async function writeFully(handle: Pick<LogFile, 'writev' | 'write'>, buffers: Bu
   }
 }
 
-/** Writes `chunks` in batches of up to 8 MiB or 256 buffers. */
-export async function writeChunks(handle: Pick<LogFile, 'writev' | 'write'>, chunks: Iterable<Buffer>): Promise<void> {
+/** Hands `chunks` to `write` in batches of up to 8 MiB or 256 buffers (one writev each): the
+ * log's appends and `writeChunks` batch alike. */
+async function inBatches(chunks: Iterable<Buffer>, write: (batch: Buffer[], bytes: number) => Promise<void>): Promise<void> {
   let batch: Buffer[] = [];
   let bytes = 0;
   for (const c of chunks) {
     batch.push(c);
     bytes += c.byteLength;
     if (bytes >= 8 << 20 || batch.length >= 256) {
-      await writeFully(handle, batch, bytes);
+      await write(batch, bytes);
       batch = [];
       bytes = 0;
     }
   }
-  if (batch.length > 0) await writeFully(handle, batch, bytes);
+  if (batch.length > 0) await write(batch, bytes);
+}
+
+/** Writes `chunks` in batches of up to 8 MiB or 256 buffers. */
+export async function writeChunks(handle: Pick<LogFile, 'writev' | 'write'>, chunks: Iterable<Buffer>): Promise<void> {
+  await inBatches(chunks, (batch, bytes) => writeFully(handle, batch, bytes));
 }
 
 /** A temporary file of `writeFileAtomic` for `file`: `.<name>.<12 hex digits>.tmp` beside it. */

@@ -84,10 +84,14 @@ const mutableValues = (u: User) => [
   u.updatedAt,
 ];
 
+const INSERT_COLUMNS = ['pool_id', 'username', 'username_key', 'sub', 'created_at', ...MUTABLE_COLUMNS];
+/** The two statements, built once from the column lists. */
+const INSERT_USER = `INSERT INTO users (${INSERT_COLUMNS.join(', ')}) VALUES (${INSERT_COLUMNS.map(() => '?').join(', ')})`;
+const SAVE_USER = `UPDATE users SET ${MUTABLE_COLUMNS.map((c) => `${c} = ?`).join(', ')} WHERE sub = ?`;
+
 export function insertUser(db: Db, pool: Pool, u: User): void {
-  const columns = ['pool_id', 'username', 'username_key', 'sub', 'created_at', ...MUTABLE_COLUMNS];
   db.run(
-    `INSERT INTO users (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`,
+    INSERT_USER,
     u.poolId,
     u.username,
     usernameKey(pool, u.username),
@@ -99,7 +103,7 @@ export function insertUser(db: Db, pool: Pool, u: User): void {
 
 /** Writes every mutable column of the user back. */
 export function saveUser(db: Db, u: User): void {
-  db.run(`UPDATE users SET ${MUTABLE_COLUMNS.map((c) => `${c} = ?`).join(', ')} WHERE sub = ?`, ...mutableValues(u), u.sub);
+  db.run(SAVE_USER, ...mutableValues(u), u.sub);
 }
 
 /** By user name, or (when the pool signs in with e-mail) by a verified-or-not unique e-mail address. */

@@ -69,7 +69,6 @@ export function appendMerged(dst: Batch, a: Uint32Array, aBase: number, b: Uint3
   dst.length++;
 }
 
-/** A growable row store for operators that materialise (hash tables, sorts). */
 /** The rows of each batch of `input` that `keep` accepts, compacted in place (the batch is
  * reused); batches left empty are not yielded. One `q.tick()` per batch. */
 export function* keepRows(q: { tick(): void; readonly width: number }, input: Iterable<Batch>, keep: (d: Uint32Array, base: number) => boolean): Generator<Batch> {
@@ -89,6 +88,7 @@ export function* keepRows(q: { tick(): void; readonly width: number }, input: It
   }
 }
 
+/** A growable row store for operators that materialise (hash tables, sorts). */
 export class RowStore {
   data: Uint32Array;
   length = 0;
