@@ -50,6 +50,8 @@ export interface DatasetShared {
   now?: (() => number) | undefined;
   /** The query workers' deadline timers (tests; default the system's). */
   queryTimers?: PoolTimers | undefined;
+  /** When query workers start (GraphServerOptions.queryWorkerStart; default lazy). */
+  queryWorkerStart?: 'eager' | 'lazy' | undefined;
 }
 
 /** Where a dataset's store comes from. */
@@ -248,12 +250,14 @@ export async function openDataset(config: GraphServerConfig, shared: DatasetShar
     size: config.limits.queryWorkers > 0 ? config.limits.queryWorkers : availableParallelism(),
     queueLimit: config.limits.queryQueue,
     killGraceMs: QUERY_KILL_GRACE_MS,
+    start: shared.queryWorkerStart ?? 'lazy',
     state: store,
     log: (level, fields, message) => app.log[level]({ dataset: name, ...fields }, message),
     ...(shared.queryTimers ? { timers: shared.queryTimers } : {}),
   });
-  // Workers take a moment to start (they load the query engine): start them with the dataset.
-  pool.warm();
+  // Workers take a moment to start (they load the query engine): an eager pool (the service's
+  // main) starts them with the dataset; a lazy one (the library's default) when queries come.
+  if (shared.queryWorkerStart === 'eager') pool.warm();
   metrics.watchPool(name, () => pool.stats());
   /** The caller as the workers need it (the pool refuses a secure-mode caller without a grant). */
   const jobCaller = (caller: Caller) => ({ open: caller.visible === undefined, grant: caller.grant });

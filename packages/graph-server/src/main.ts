@@ -33,7 +33,7 @@ async function start(): Promise<GraphServer | undefined> {
   const input = await configFromFileAndEnv(values.config).catch((error: unknown) => {
     throw new UsageError((error as Error).message, { cause: error });
   });
-  const server = await createGraphServer(input, { logger: { level: envValue(process.env, 'LOG_LEVEL') ?? 'info' }, waitForAccessServiceMs: waitMs });
+  const server = await createGraphServer(input, { logger: { level: envValue(process.env, 'LOG_LEVEL') ?? 'info' }, waitForAccessServiceMs: waitMs, queryWorkerStart: 'eager' });
   const url = await server.listen({ port, host: values.host }).catch((error: unknown) => {
     throw new Error(`cannot listen on ${values.host}:${port}: ${String(error)}`, { cause: error });
   });

@@ -4,7 +4,7 @@
  * server's own endpoints (`/$/…`: health, metrics, the admin API) on a front app that hands every
  * request under `/{dataset}` to that dataset's app; `main.ts` is the thin entry point.
  */
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { LogController, type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import { createServiceApp } from '@ianode/service';
 import type { QuadStore } from '@ianode/store';
@@ -59,6 +59,10 @@ export interface GraphServerOptions {
   /** Timers of the query workers' deadlines (tests hold a deadline until they let it pass;
    * default the system's). */
   queryTimers?: PoolTimers;
+  /** When each dataset's query worker threads start (../pool/pool.ts `start`): 'eager' at open,
+   * with a spare, so the first query never waits for a thread (the service's main.ts); 'lazy'
+   * (default) when queries come, no spare: a server that is never queried starts no thread. */
+  queryWorkerStart?: 'eager' | 'lazy';
   /** Folder under which write bodies are spooled (a 0700 folder is made in it; default the OS temp). */
   spoolDir?: string;
 }
@@ -142,7 +146,7 @@ export async function createGraphServer(input: GraphServerConfigInput | GraphSer
 
   const timers = options.timers ?? realTimers;
   const spoolArea = new SpoolArea(options.spoolDir);
-  const shared: DatasetShared = { security, metrics, stats, auditLog, timers, spoolArea, logger: options.logger, baseIRI: options.baseIRI, now: options.now, queryTimers: options.queryTimers };
+  const shared: DatasetShared = { security, metrics, stats, auditLog, timers, spoolArea, logger: options.logger, baseIRI: options.baseIRI, now: options.now, queryTimers: options.queryTimers, queryWorkerStart: options.queryWorkerStart };
   const registry = new DatasetRegistry(config.server.dataDir);
   const closeDatasets = async () => {
     for (const dataset of [...datasets.values()].reverse()) await dataset.close().catch((error: unknown) => app.log.error({ err: error, dataset: dataset.name }, 'closing a dataset failed'));
@@ -212,6 +216,14 @@ export async function createGraphServer(input: GraphServerConfigInput | GraphSer
 
   /** Set by close(): replies from then on close their connection (no keep-alive past the stop). */
   let stopping = false;
+  // A reply that had started before the stop keeps its connection alive when it ends, and the
+  // server's close waits for every connection: once such a reply is over, its now idle connection
+  // is closed, so the stop waits for requests in flight, not for clients to hang up.
+  app.server.on('request', (_request: IncomingMessage, response: ServerResponse) => {
+    response.once('finish', () => {
+      if (stopping) setImmediate(() => app.server.closeIdleConnections());
+    });
+  });
   // Long operations (backups) as tasks (`/$/tasks`); scheduled backups (`backup.every`).
   const tasks = new Tasks({
     ...(options.now ? { now: options.now } : {}),

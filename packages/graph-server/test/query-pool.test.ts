@@ -291,3 +291,43 @@ describe('over HTTP', () => {
     expect(server.pool.stats().busy).toBe(0);
   });
 });
+
+describe('a lazy pool (the library default: test servers and embedders)', () => {
+  let store: QuadStore;
+  beforeEach(async () => {
+    store = await openStore({});
+    await store.load('<http://x/a> <http://x/p> "1" .\n<http://x/b> <http://x/p> "2" .', { format: 'application/n-triples' });
+  });
+  afterEach(() => store.close());
+
+  it('starts no thread until a job comes, then one per overlapping job up to its size, and no spare', async () => {
+    const pool = new QueryPool({ size: 2, start: 'lazy', queueLimit: 1, killGraceMs: 20, state: store, log: silent });
+    try {
+      await pool.ready(); // nothing to wait for
+      expect(pool.stats()).toMatchObject({ ready: 0, busy: 0, queued: 0 });
+      expect(await values(pool, 'SELECT ?s WHERE { ?s ?p ?o }')).toEqual(['http://x/a', 'http://x/b']);
+      expect(pool.stats()).toMatchObject({ ready: 1, starting: 0 }); // one query, one thread: no spare
+      const answers = await Promise.all([1, 2, 3].map(() => values(pool, 'SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }')));
+      expect(answers).toEqual([['2'], ['2'], ['2']]);
+      // Three at once: a second thread was started (it may still be loading when the first has
+      // answered all three), never a third.
+      const { ready, starting } = pool.stats();
+      expect(ready + starting).toBe(2);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('a job that waits for a worker still to start is not refused by a queue bound of 0', async () => {
+    const pool = new QueryPool({ size: 1, start: 'lazy', queueLimit: 0, killGraceMs: 20, state: store, log: silent });
+    try {
+      expect(await values(pool, 'SELECT ?o WHERE { <http://x/a> ?p ?o }')).toEqual(['1']);
+      // The worker is busy with a job that waits for its reader: the next job is past the bound.
+      const held = await pool.sparql(job('SELECT ?s WHERE { ?s ?p ?o }'), OPEN);
+      await expect(pool.sparql(job('SELECT ?s WHERE { ?s ?p ?o }'), OPEN)).rejects.toMatchObject({ code: 'UNAVAILABLE' });
+      await text(held);
+    } finally {
+      await pool.close();
+    }
+  });
+});

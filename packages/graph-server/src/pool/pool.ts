@@ -41,8 +41,14 @@ export interface PoolTimers {
 export interface QueryPoolOptions {
   /** Queries that run at once, one per worker (at least 1). */
   size: number;
-  /** Started workers kept idle beyond `size` (default 1): a worker terminated at a deadline is
-   * replaced at once by a ready one, not after a thread start (which loads the whole engine). */
+  /** When workers start (default 'eager'):
+   * - 'eager': every worker and the spares at once (`warm()`, called when a dataset opens), so the
+   *   first queries never wait for a thread to start (which loads the whole engine);
+   * - 'lazy': a worker starts when a job finds none idle, up to `size`, and no spare unless
+   *   `spare` says so (a server that is never queried starts no thread: the test suites' servers). */
+  start?: 'eager' | 'lazy';
+  /** Started workers kept idle beyond `size` (default 1 when eager, 0 when lazy): a worker
+   * terminated at a deadline is replaced at once by a ready one, not after a thread start. */
   spare?: number;
   /** Jobs that may wait for a worker; one more is refused with 503. */
   queueLimit: number;
@@ -80,6 +86,8 @@ export interface PoolStats {
   size: number;
   /** Workers started and ready (spares included). */
   ready: number;
+  /** Workers started and not ready yet (loading the engine). */
+  starting: number;
   busy: number;
   queued: number;
   /** Workers terminated at a deadline or after a client left, since the start. */
@@ -186,12 +194,41 @@ export class QueryPool {
 
   /** Start every worker now (the first queries then do not wait for a thread to start). */
   warm(): void {
-    while (!this.closed && this.startFailures < MAX_START_FAILURES && this.slots.length < this.workers) this.spawn();
+    while (this.canSpawn()) this.spawn();
+  }
+
+  private get lazy(): boolean {
+    return this.options.start === 'lazy';
   }
 
   /** Workers to keep started: the pool size and the spares. */
   private get workers(): number {
-    return this.options.size + (this.options.spare ?? 1);
+    return this.options.size + (this.options.spare ?? (this.lazy ? 0 : 1));
+  }
+
+  private canSpawn(): boolean {
+    return !this.closed && this.startFailures < MAX_START_FAILURES && this.slots.length < this.workers;
+  }
+
+  /** Workers started but not ready yet. */
+  private starting(): number {
+    let n = 0;
+    for (const s of this.slots) if (!s.ready && !s.dead) n++;
+    return n;
+  }
+
+  /** Lazy start: one more worker for each waiting job that no idle or starting worker will take. */
+  private grow(): void {
+    let idle = 0;
+    for (const s of this.slots) if (s.ready && s.job === undefined && !s.dead) idle++;
+    let wanted = this.queue.length - idle - this.starting();
+    while (wanted-- > 0 && this.canSpawn()) this.spawn();
+  }
+
+  /** Keep the pool started as its mode wants it: all of it (eager), or as the queue needs (lazy). */
+  private topUp(): void {
+    if (this.lazy) this.grow();
+    else this.warm();
   }
 
   private busy(): number {
@@ -200,8 +237,10 @@ export class QueryPool {
     return n;
   }
 
-  /** Start the workers and wait until one is ready to take a query (rejects when none can start). */
+  /** Start the workers and wait until one is ready to take a query (rejects when none can start).
+   * A lazy pool starts nothing and is ready at once: its first job starts a worker. */
   ready(): Promise<void> {
+    if (this.lazy) return Promise.resolve();
     this.warm();
     if (this.slots.some((s) => s.ready)) return Promise.resolve();
     return new Promise((resolve, reject) => this.readyWaiters.push({ resolve, reject }));
@@ -211,6 +250,7 @@ export class QueryPool {
     return {
       size: this.options.size,
       ready: this.slots.filter((s) => s.ready).length,
+      starting: this.starting(),
       busy: this.busy(),
       queued: this.queue.length,
       killed: this.killed,
@@ -277,17 +317,22 @@ export class QueryPool {
       }
       const slot = this.idleSlot();
       if (slot !== undefined) this.dispatch(slot, pending);
-      else if (this.queue.length >= this.options.queueLimit) {
+      else if (this.queue.length >= this.options.queueLimit + (this.lazy ? this.options.size - this.busy() : 0)) {
+        // (In a lazy pool, jobs that workers still starting or still to start will take do not
+        // count against the bound: only those that wait for a busy worker to be free.)
         this.finish(pending);
         reject(new GraphServerError('UNAVAILABLE', `every query worker is busy and ${this.queue.length} queries are waiting: retry shortly`, { headers: { 'retry-after': '1' } }));
-      } else this.queue.push(pending);
+      } else {
+        this.queue.push(pending);
+        if (this.lazy) this.grow();
+      }
     });
   }
 
-  /** A ready worker with no job. The first job starts the whole pool (so a second query, or the
-   * one after a worker was replaced, finds a ready worker). */
+  /** A ready worker with no job. An eager pool's first job starts the whole pool (so a second
+   * query, or the one after a worker was replaced, finds a ready worker). */
   private idleSlot(): Slot | undefined {
-    this.warm();
+    if (!this.lazy) this.warm();
     if (this.busy() >= this.options.size) return undefined;
     return this.slots.find((s) => s.ready && s.job === undefined && !s.dead);
   }
@@ -456,7 +501,7 @@ export class QueryPool {
       this.finish(pending);
       pending.stream?.failWith(new Error('the query stopped in the middle of its answer'));
     }
-    this.warm();
+    this.topUp();
     // A ready spare takes the next waiting job now.
     const idle = this.slots.find((s) => s.ready && s.job === undefined && !s.dead);
     if (idle !== undefined) this.next(idle);
