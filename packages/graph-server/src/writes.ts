@@ -26,9 +26,9 @@ import { namedNode, termToKey, type Dataset } from '@ianode/rdf';
 import type { GraphTarget } from './pool/graph-read.js';
 import { createFileLoader, executeUpdate, type ParsedUpdate, type UpdateOp, type UpdateResult } from '@ianode/sparql';
 import { LABELS_GRAPH, SECURITY_LABEL_HEADER, StoreError, type KeyQuad, type LoadResult, type PreparedLoad, type QuadStore, type WriteOptions, type WriteOutcome, type WriteTransaction } from '@ianode/store';
+import type { GraphServerConfig } from './config.js';
 import { GraphServerError } from './errors.js';
 import { rdfXmlToNQuads } from './rdfxml.js';
-import type { RouteContext } from './routes/context.js';
 import type { Caller } from './security.js';
 import { redact, type AuditKind, type AuditLog, type AuditRecord } from './audit.js';
 
@@ -153,6 +153,15 @@ export function createWriter(store: QuadStore, options: WriterOptions): Writer {
   };
 }
 
+/** What the writes need from whoever calls them: the dataset's configuration and the write side.
+ * The routes' RouteContext and the Kafka connector's ApplyContext both extend it; it is declared
+ * here, not taken from routes/context.ts, so the write side does not depend on the routes (which
+ * import it). */
+export interface WriteContext {
+  config: GraphServerConfig;
+  writer: Writer;
+}
+
 export interface WriteScope {
   /** The caller's view of the state the transaction starts from. */
   view: Dataset;
@@ -164,7 +173,7 @@ export interface WriteScope {
 
 /** Runs `body` as one atomic, durable store transaction with the caller's write scope. */
 export async function withWriteScope<T>(
-  ctx: Pick<RouteContext, 'config' | 'writer'>,
+  ctx: WriteContext,
   caller: Caller,
   label: string | undefined,
   body: (scope: WriteScope) => T | Promise<T>,
@@ -250,7 +259,7 @@ export function writeCounts(outcome: WriteOutcome, txId: number): WriteCounts {
 /** A parsed SPARQL Update as one transaction in the caller's write scope (the HTTP route and the
  * Kafka connector). */
 export function applySparqlUpdate(
-  ctx: Pick<RouteContext, 'config' | 'writer'>,
+  ctx: WriteContext,
   caller: Caller,
   parsed: ParsedUpdate,
   label: string | undefined,
@@ -287,7 +296,7 @@ export interface GraphStoreWrite {
  * visible quad is 404 (thrown inside, so nothing commits).
  */
 export function applyGraphStoreWrite(
-  ctx: Pick<RouteContext, 'config' | 'writer'>,
+  ctx: WriteContext,
   caller: Caller,
   write: GraphStoreWrite,
   extras?: CommitExtras,
