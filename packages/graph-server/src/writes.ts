@@ -20,8 +20,6 @@
  * the snapshot taken when the transaction starts (one writer at a time, so nothing commits in
  * between), plus the request's own pending writes (the update overlay of @ianode/sparql).
  */
-import type { FastifyRequest } from 'fastify';
-import { readLabel } from '@ianode/abac';
 import { namedNode, termToKey, type Dataset } from '@ianode/rdf';
 import type { GraphTarget } from './pool/graph-read.js';
 import { createFileLoader, executeUpdate, type ParsedUpdate, type UpdateOp, type UpdateResult } from '@ianode/sparql';
@@ -30,30 +28,6 @@ import type { GraphServerConfig } from './config.js';
 import { GraphServerError } from './errors.js';
 import { rdfXmlToNQuads } from './rdfxml.js';
 import type { Caller } from './security.js';
-import { redact, type AuditKind, type AuditLog, type AuditRecord } from './audit.js';
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** The audit log (../audit.ts), when the server made one. */
-    auditLog?: AuditLog;
-    /** The dataset named in audit records. */
-    auditDataset?: string;
-  }
-  interface FastifyRequest {
-    /** Set once the request has its audit record (the server's onResponse hook adds none then). */
-    audited?: boolean;
-  }
-}
-
-/** The request's `Security-Label` header, read as the dataset reads labels (`dataset.labels.legacy`:
- * the RDF-ABAC fallback gives a quoted attribute name) and validated (LabelSyntaxError -> 400), or
- * undefined. */
-export function requestLabel(request: FastifyRequest, legacy: boolean): string | undefined {
-  const header = request.headers[SECURITY_LABEL_HEADER.toLowerCase()];
-  if (header === undefined) return undefined;
-  if (Array.isArray(header)) throw new GraphServerError('BAD_REQUEST', 'one Security-Label header per request');
-  return readLabel(header, { legacy });
-}
 
 /** What a write may carry besides its data: commit metadata recorded in the same durable commit
  * (the Kafka connector's applied offset, `WriteOptions.meta` of @ianode/store). */
@@ -322,31 +296,4 @@ export function applyGraphStoreWrite(
     scope.apply(ops);
     return { created: !existed && quads.length > 0 };
   }, extras);
-}
-
-/** The audit record of a write (../audit.ts): who, what, how much, which label, txId, outcome.
- * To the audit file when `audit.file` is set, else a pino line with `audit: true` as before. */
-export function audit(request: FastifyRequest, operation: string, details: Record<string, unknown>): void {
-  auditRequest(request, 'write', operation, details);
-}
-
-/** The audit record of one request (writes, admin actions, refusals, reads): at most one per request. */
-export function auditRequest(request: FastifyRequest, kind: AuditKind, operation: string, details: Record<string, unknown>): void {
-  request.audited = true;
-  const record: AuditRecord = {
-    kind,
-    operation,
-    dataset: request.server.auditDataset,
-    identity: request.caller?.id,
-    user: request.caller?.user,
-    method: request.method,
-    route: request.routeOptions.url,
-    url: request.url.split('?')[0],
-    requestId: request.id,
-    ...details,
-  };
-  const log = request.server.auditLog;
-  if (log !== undefined && log.config.file !== undefined) log.record(record);
-  // No audit file: the service log, with the request's log bindings (its reqId), as before.
-  else request.log.info({ audit: true, ...redact(record) }, `${kind}: ${operation}`);
 }
