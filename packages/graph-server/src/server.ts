@@ -24,14 +24,22 @@ import type { PoolTimers, QueryPool } from './pool/pool.js';
 import { Tasks } from './tasks.js';
 import { BackupScheduler } from './backup.js';
 import { registerBackupRoutes } from './routes/backups.js';
-import { auditRequest } from './writes.js';
+import { auditRequest } from './request-audit.js';
 
 declare module 'fastify' {
+  interface FastifyInstance {
+    /** The audit log (./audit.ts), when the server made one. */
+    auditLog?: AuditLog;
+    /** The dataset named in audit records. */
+    auditDataset?: string;
+  }
   interface FastifyRequest {
     /** The authenticated caller (set for dataset routes before the body is read). */
     caller?: Caller;
     /** The error code of a refused request (its audit record). */
     auditCode?: string;
+    /** Set once the request has its audit record (request-audit.ts; dataset.ts's onResponse hook adds none then). */
+    audited?: boolean;
   }
 }
 

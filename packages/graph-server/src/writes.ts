@@ -20,40 +20,14 @@
  * the snapshot taken when the transaction starts (one writer at a time, so nothing commits in
  * between), plus the request's own pending writes (the update overlay of @ianode/sparql).
  */
-import type { FastifyRequest } from 'fastify';
-import { readLabel } from '@ianode/abac';
 import { namedNode, termToKey, type Dataset } from '@ianode/rdf';
 import type { GraphTarget } from './pool/graph-read.js';
 import { createFileLoader, executeUpdate, type ParsedUpdate, type UpdateOp, type UpdateResult } from '@ianode/sparql';
 import { LABELS_GRAPH, SECURITY_LABEL_HEADER, StoreError, type KeyQuad, type LoadResult, type PreparedLoad, type QuadStore, type WriteOptions, type WriteOutcome, type WriteTransaction } from '@ianode/store';
+import type { GraphServerConfig } from './config.js';
 import { GraphServerError } from './errors.js';
 import { rdfXmlToNQuads } from './rdfxml.js';
-import type { RouteContext } from './routes/context.js';
 import type { Caller } from './security.js';
-import { redact, type AuditKind, type AuditLog, type AuditRecord } from './audit.js';
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** The audit log (../audit.ts), when the server made one. */
-    auditLog?: AuditLog;
-    /** The dataset named in audit records. */
-    auditDataset?: string;
-  }
-  interface FastifyRequest {
-    /** Set once the request has its audit record (the server's onResponse hook adds none then). */
-    audited?: boolean;
-  }
-}
-
-/** The request's `Security-Label` header, read as the dataset reads labels (`dataset.labels.legacy`:
- * the RDF-ABAC fallback gives a quoted attribute name) and validated (LabelSyntaxError -> 400), or
- * undefined. */
-export function requestLabel(request: FastifyRequest, legacy: boolean): string | undefined {
-  const header = request.headers[SECURITY_LABEL_HEADER.toLowerCase()];
-  if (header === undefined) return undefined;
-  if (Array.isArray(header)) throw new GraphServerError('BAD_REQUEST', 'one Security-Label header per request');
-  return readLabel(header, { legacy });
-}
 
 /** What a write may carry besides its data: commit metadata recorded in the same durable commit
  * (the Kafka connector's applied offset, `WriteOptions.meta` of @ianode/store). */
@@ -153,6 +127,15 @@ export function createWriter(store: QuadStore, options: WriterOptions): Writer {
   };
 }
 
+/** What the writes need from whoever calls them: the dataset's configuration and the write side.
+ * The routes' RouteContext and the Kafka connector's ApplyContext both extend it; it is declared
+ * here, not taken from routes/context.ts, so the write side does not depend on the routes (which
+ * import it). */
+export interface WriteContext {
+  config: GraphServerConfig;
+  writer: Writer;
+}
+
 export interface WriteScope {
   /** The caller's view of the state the transaction starts from. */
   view: Dataset;
@@ -164,7 +147,7 @@ export interface WriteScope {
 
 /** Runs `body` as one atomic, durable store transaction with the caller's write scope. */
 export async function withWriteScope<T>(
-  ctx: Pick<RouteContext, 'config' | 'writer'>,
+  ctx: WriteContext,
   caller: Caller,
   label: string | undefined,
   body: (scope: WriteScope) => T | Promise<T>,
@@ -250,7 +233,7 @@ export function writeCounts(outcome: WriteOutcome, txId: number): WriteCounts {
 /** A parsed SPARQL Update as one transaction in the caller's write scope (the HTTP route and the
  * Kafka connector). */
 export function applySparqlUpdate(
-  ctx: Pick<RouteContext, 'config' | 'writer'>,
+  ctx: WriteContext,
   caller: Caller,
   parsed: ParsedUpdate,
   label: string | undefined,
@@ -287,7 +270,7 @@ export interface GraphStoreWrite {
  * visible quad is 404 (thrown inside, so nothing commits).
  */
 export function applyGraphStoreWrite(
-  ctx: Pick<RouteContext, 'config' | 'writer'>,
+  ctx: WriteContext,
   caller: Caller,
   write: GraphStoreWrite,
   extras?: CommitExtras,
@@ -313,31 +296,4 @@ export function applyGraphStoreWrite(
     scope.apply(ops);
     return { created: !existed && quads.length > 0 };
   }, extras);
-}
-
-/** The audit record of a write (../audit.ts): who, what, how much, which label, txId, outcome.
- * To the audit file when `audit.file` is set, else a pino line with `audit: true` as before. */
-export function audit(request: FastifyRequest, operation: string, details: Record<string, unknown>): void {
-  auditRequest(request, 'write', operation, details);
-}
-
-/** The audit record of one request (writes, admin actions, refusals, reads): at most one per request. */
-export function auditRequest(request: FastifyRequest, kind: AuditKind, operation: string, details: Record<string, unknown>): void {
-  request.audited = true;
-  const record: AuditRecord = {
-    kind,
-    operation,
-    dataset: request.server.auditDataset,
-    identity: request.caller?.id,
-    user: request.caller?.user,
-    method: request.method,
-    route: request.routeOptions.url,
-    url: request.url.split('?')[0],
-    requestId: request.id,
-    ...details,
-  };
-  const log = request.server.auditLog;
-  if (log !== undefined && log.config.file !== undefined) log.record(record);
-  // No audit file: the service log, with the request's log bindings (its reqId), as before.
-  else request.log.info({ audit: true, ...redact(record) }, `${kind}: ${operation}`);
 }

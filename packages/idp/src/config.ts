@@ -1,8 +1,10 @@
-/** Configuration of the identity provider and its defaults (SPEC §7). */
-import type { OnUserCreated } from './auth/user-created.js';
+/**
+ * Configuration of the identity provider and its defaults (SPEC §7). The types of its settings
+ * live here, below the context built from it (context.ts) and the modules that act on them
+ * (auth/user-created.ts, events/user-created.ts), so none of those is imported back from here.
+ */
 import type { ScryptCost } from './crypto/password.js';
 import type { ThrottleSettings } from './model/throttle.js';
-import type { UserCreatedWebhook } from './events/user-created.js';
 import type { SeedDocument } from './seed/seed-schema.js';
 
 /** Where log lines go (what Fastify's logger accepts as `stream`): one JSON line per write. */
@@ -57,6 +59,29 @@ export interface IdpConfig {
    * `--user-created-webhook`; audience `IDP_USER_CREATED_AUDIENCE` (default `ianode-access-service`).
    */
   userCreatedWebhook?: UserCreatedWebhook;
+}
+
+/** What `IdpConfig.onUserCreated` is called with (auth/user-created.ts builds and sends it). */
+export interface UserCreatedEvent {
+  poolId: string;
+  sub: string;
+  username: string;
+  attributes: Readonly<Record<string, string>>;
+  groups: readonly string[];
+  /** The operation that made the user a confirmed member of the pool. */
+  via: 'ConfirmSignUp' | 'AdminConfirmSignUp';
+}
+
+export type OnUserCreated = (event: UserCreatedEvent) => void | Promise<void>;
+
+/** `IdpConfig.userCreatedWebhook` (events/user-created.ts delivers it). */
+export interface UserCreatedWebhook {
+  /** Where to POST (e.g. `http://localhost:8091/provisioning/user-created`). */
+  url: string;
+  /** The notification token's `aud` (default `ianode-access-service`). */
+  audience?: string | undefined;
+  /** Delivery timeout (default 5000 ms). */
+  timeoutMs?: number | undefined;
 }
 
 export const DEFAULT_PORT = 9229;

@@ -2,8 +2,7 @@
  * Everything an operation needs, built once per server: the database, the clock, the public base
  * URL, the key store and the settings. The Cognito API, the OIDC routes and the seed all use it.
  */
-import type { OnUserCreated } from './auth/user-created.js';
-import { DEFAULT_ACCOUNT_ID, DEFAULT_PORT, DEFAULT_REGION, DEFAULT_SKEW_MS, normaliseBaseUrl, type AdminCredentials, type IdpConfig } from './config.js';
+import { DEFAULT_ACCOUNT_ID, DEFAULT_PORT, DEFAULT_REGION, DEFAULT_SKEW_MS, normaliseBaseUrl, type AdminCredentials, type IdpConfig, type OnUserCreated } from './config.js';
 import { DEFAULT_COST, type ScryptCost } from './crypto/password.js';
 import { newAccessKeyId, newSecretAccessKey } from './crypto/random.js';
 import type { Db } from './db/database.js';

@@ -1,5 +1,5 @@
 export { createIdpServer, type IdpServer } from './server.js';
-export type { IdpConfig, AdminCredentials } from './config.js';
+export type { IdpConfig, AdminCredentials, OnUserCreated, UserCreatedEvent, UserCreatedWebhook } from './config.js';
 export { DEFAULT_PORT } from './config.js';
 export type { IdpContext } from './context.js';
 export { IdpError, ERROR_STATUS, type IdpErrorCode } from './errors.js';
@@ -12,5 +12,4 @@ export { SeedError } from './seed/seed-schema.js';
 export { openDatabase, DB_FILE } from './db/database.js';
 export { createContext } from './context.js';
 export { OPERATIONS } from './cognito/api.js';
-export type { OnUserCreated, UserCreatedEvent } from './auth/user-created.js';
-export { createUserCreatedNotifier, userCreatedToken, DEFAULT_WEBHOOK_AUDIENCE, type UserCreatedWebhook } from './events/user-created.js';
+export { createUserCreatedNotifier, userCreatedToken, DEFAULT_WEBHOOK_AUDIENCE } from './events/user-created.js';

@@ -35,7 +35,7 @@ import {
 } from '@aws-sdk/client-cognito-identity-provider';
 import AmazonCognitoIdentity from 'amazon-cognito-identity-js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { UserCreatedEvent } from '../src/auth/user-created.js';
+import type { UserCreatedEvent } from '../src/config.js';
 import { createUser, PASSWORD, startIdp, verifyWithJwks, type TestIdp } from './support/harness.js';
 
 let idp: TestIdp;

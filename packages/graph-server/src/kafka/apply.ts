@@ -18,7 +18,6 @@ import { visibilityOf } from '../grant.js';
 import { mediaTypeEssence, parsePatch, type ParsedPatch } from '@ianode/rdf';
 import { parseUpdate, type ParsedUpdate } from '@ianode/sparql';
 import { SECURITY_LABEL_HEADER, type KeyQuad, type PreparedLoad, type WriteOutcome } from '@ianode/store';
-import type { GraphServerConfig } from '../config.js';
 import { errorReply } from '../errors.js';
 import type { GraphTarget } from '../pool/graph-read.js';
 import type { Grant } from '../pool/protocol.js';
@@ -26,7 +25,7 @@ import { formatOf, prepare } from '../rdf-body.js';
 import { strictUtf8 } from '../body.js';
 import { applyPatch, checkPatch } from '../patch.js';
 import type { Caller } from '../security.js';
-import { applyGraphStoreWrite, applySparqlUpdate, withProtocolDataset, type GraphStoreWrite, type UpdateDataset, type Writer } from '../writes.js';
+import { applyGraphStoreWrite, applySparqlUpdate, withProtocolDataset, type GraphStoreWrite, type UpdateDataset, type WriteContext } from '../writes.js';
 import type { LogMessage } from './log.js';
 
 /** Message headers (names compared in lower case). */
@@ -55,9 +54,7 @@ export class MalformedMessage extends Error {
   }
 }
 
-export interface ApplyContext {
-  config: GraphServerConfig;
-  writer: Writer;
+export interface ApplyContext extends WriteContext {
   baseIRI: string | undefined;
   secure: boolean;
 }

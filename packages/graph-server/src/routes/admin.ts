@@ -28,7 +28,7 @@ import type { DatasetRegistry } from '../registry.js';
 import type { Caller } from '../security.js';
 import type { RequestStats } from '../stats.js';
 import type { Timers } from '../body-reader.js';
-import { auditRequest } from '../writes.js';
+import { auditRequest } from '../request-audit.js';
 
 export interface AdminContext {
   config: GraphServerConfig;

@@ -7,7 +7,7 @@ import type { BodyDeadline, SpooledBody } from '../body-reader.js';
 import type { GraphServerConfig } from '../config.js';
 import type { Metrics } from '../metrics.js';
 import type { Caller, Security } from '../security.js';
-import type { Writer } from '../writes.js';
+import type { WriteContext, Writer } from '../writes.js';
 import type { KafkaConnector } from '../kafka/connector.js';
 import type { GraphqlAnswer, QueryPool, SparqlAnswer } from '../pool/pool.js';
 import type { GraphJob, GraphqlJob, LabelsJob, ShaclJob, SparqlJob } from '../pool/protocol.js';
@@ -33,7 +33,7 @@ export interface BodyReader {
   spool(source: AsyncIterable<Uint8Array | string>, deadline: BodyDeadline, limit: number): Promise<SpooledBody>;
 }
 
-export interface RouteContext {
+export interface RouteContext extends WriteContext {
   config: GraphServerConfig;
   security: Security;
   metrics: Metrics;

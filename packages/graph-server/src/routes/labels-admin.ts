@@ -19,7 +19,8 @@ import { mediaTypeEssence, parseQuads, termToKey, type Term } from '@ianode/rdf'
 import type { KeyQuad, SnapshotDataset } from '@ianode/store';
 import { GraphServerError } from '../errors.js';
 import { logWriter } from '../kafka/submit.js';
-import { auditRequest, writeCounts } from '../writes.js';
+import { auditRequest } from '../request-audit.js';
+import { writeCounts } from '../writes.js';
 import type { RouteContext } from './context.js';
 import { closeAfterReply, sendStream } from './respond.js';
 

@@ -21,7 +21,7 @@ import { isRdfXml, rdfXmlToNQuads } from '../rdfxml.js';
 import { parameterIri, requestOrigin } from '../request-iri.js';
 import type { ShaclTarget } from '../pool/shacl-run.js';
 import type { RouteContext } from './context.js';
-import { auditRequest } from '../writes.js';
+import { auditRequest } from '../request-audit.js';
 import { closeAfterReply, sendStream, varyNegotiated } from './respond.js';
 
 const SHAPES_TYPES = 'text/turtle, application/n-triples, application/trig, application/n-quads, application/ld+json or application/rdf+xml';

@@ -23,7 +23,9 @@ import type { RouteContext } from './context.js';
 import { sendStream, varyNegotiated } from './respond.js';
 import { acceptOf } from '../format-param.js';
 import { sendServiceDescription, type EndpointKind } from './service-description.js';
-import { applySparqlUpdate, audit, requestLabel, withProtocolDataset, writeCounts, type UpdateDataset, type WriteCounts } from '../writes.js';
+import { audit } from '../request-audit.js';
+import { requestLabel } from '../request-label.js';
+import { applySparqlUpdate, withProtocolDataset, writeCounts, type UpdateDataset, type WriteCounts } from '../writes.js';
 import { logWriter, submitUpdate } from '../kafka/submit.js';
 import { mediaTypeEssence } from '@ianode/rdf';
 

@@ -6,21 +6,10 @@
  * not undo the confirmation: the user exists either way.
  */
 import type { FastifyBaseLogger } from 'fastify';
+import type { UserCreatedEvent } from '../config.js';
 import type { IdpContext } from '../context.js';
 import { groupsOfUser } from '../model/groups.js';
 import type { User } from '../model/users.js';
-
-export interface UserCreatedEvent {
-  poolId: string;
-  sub: string;
-  username: string;
-  attributes: Readonly<Record<string, string>>;
-  groups: readonly string[];
-  /** The operation that made the user a confirmed member of the pool. */
-  via: 'ConfirmSignUp' | 'AdminConfirmSignUp';
-}
-
-export type OnUserCreated = (event: UserCreatedEvent) => void | Promise<void>;
 
 export async function announceUserCreated(ctx: IdpContext, user: User, via: UserCreatedEvent['via'], log: FastifyBaseLogger): Promise<void> {
   // The configured webhook (events/user-created.ts: the access service's provisioning) hears of

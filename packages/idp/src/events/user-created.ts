@@ -14,20 +14,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import { SignJWT } from 'jose';
+import type { UserCreatedWebhook } from '../config.js';
 import type { IdpContext } from '../context.js';
 import { SIGNING_ALG } from '../keys/key-store.js';
 import { groupsOfUser } from '../model/groups.js';
 import type { User } from '../model/users.js';
 import { attributeClaims, groupClaims } from '../tokens/claims.js';
-
-export interface UserCreatedWebhook {
-  /** Where to POST (e.g. `http://localhost:8091/provisioning/user-created`). */
-  url: string;
-  /** The notification token's `aud` (default `ianode-access-service`). */
-  audience?: string | undefined;
-  /** Delivery timeout (default 5000 ms). */
-  timeoutMs?: number | undefined;
-}
 
 export const DEFAULT_WEBHOOK_AUDIENCE = 'ianode-access-service';
 const LIFETIME_S = 60;

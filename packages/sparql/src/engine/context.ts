@@ -87,7 +87,7 @@ export class QueryContext {
 
   /** Literal values by id for the fast paths of filters, sorts and aggregates (numeric.ts). */
   get values(): ValueCache {
-    this.valueCache ??= new ValueCache(this);
+    this.valueCache ??= new ValueCache(this.dataset, this.terms);
     return this.valueCache;
   }
 

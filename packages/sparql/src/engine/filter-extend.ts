@@ -4,13 +4,13 @@
  * leaves the variable unbound when the expression errors (§18.5 Extend).
  */
 import { Algebra } from 'sparqlalgebrajs';
-import type { Plan, PlanExpression, PlanOf } from '../algebra/plan.js';
+import type { Plan, PlanOf } from '../algebra/plan.js';
 import { seedable } from '../algebra/variables.js';
-import { keepRows, type Batch } from './batch.js';
+import type { Batch } from './batch.js';
 import type { Env, QueryContext } from './context.js';
-import { valueComparison } from './numeric.js';
+import { filterStream } from './filter-stream.js';
 import { taggedJoin } from './tagged.js';
-import { BnodeScope, bindExpression, test, valueOrError } from './expression-context.js';
+import { BnodeScope, bindExpression, valueOrError } from './expression-context.js';
 
 export function evalFilter(plan: PlanOf<'filter'>, q: QueryContext, env: Env): Iterable<Batch> {
   const e = plan.expression.expr;
@@ -20,16 +20,6 @@ export function evalFilter(plan: PlanOf<'filter'>, q: QueryContext, env: Env): I
     if (pattern !== undefined && seedable(pattern)) return taggedJoin(q, q.evaluate(plan.input, env), pattern, env, e.not ? 'notExists' : 'exists');
   }
   return filterStream(q, q.evaluate(plan.input, env), plan.expression, env);
-}
-
-/** The rows of `input` for which the expression holds (modifies the batches in place). */
-export function* filterStream(q: QueryContext, input: Iterable<Batch>, expression: PlanExpression, env: Env): Generator<Batch> {
-  const { f, ctx } = bindExpression(q, expression, env);
-  const fast = valueComparison(expression, q.values);
-  return yield* keepRows(q, input, (d, base) => {
-    const quick = fast?.(d, base);
-    return quick === true || (quick === undefined && test(f, ctx.at(d, base)));
-  });
 }
 
 /** A chain of Extends (consecutive BINDs, SELECT expressions) is evaluated row by row, so the

@@ -11,7 +11,7 @@ import { seedable, slotSets } from '../algebra/variables.js';
 import { appendMerged, BATCH_ROWS, compatible, newBatch, RowStore, type Batch } from './batch.js';
 import { bgpJoin } from './bgp.js';
 import type { Env, QueryContext } from './context.js';
-import { filterStream } from './filter-extend.js';
+import { filterStream } from './filter-stream.js';
 import { hashKey } from './row-set.js';
 import { pathJoin } from '../paths/evaluate.js';
 

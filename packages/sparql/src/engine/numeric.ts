@@ -23,11 +23,10 @@
  * the definition of the semantics: every fast answer here is one it would give.
  */
 import { Algebra } from 'sparqlalgebrajs';
-import { termToKey } from '@ianode/rdf';
+import { termToKey, type Dataset } from '@ianode/rdf';
 import { daysFromCivil, daysInMonth, parseDate, parseDateTime } from './expression-library.js';
 import type { PlanExpression } from '../algebra/plan.js';
-import type { QueryContext } from './context.js';
-import { LOCAL_ID_BASE } from './term-table.js';
+import { LOCAL_ID_BASE, type TermTable } from './term-table.js';
 
 const XSD = 'http://www.w3.org/2001/XMLSchema#';
 const INTEGER_SUFFIX = '"^^' + XSD + 'integer';
@@ -293,7 +292,9 @@ const sharedTables = new WeakMap<object, ValueTable>();
 
 /** Per-query cache id -> KeyValue (QueryContext.values), used by its filters, sorts and
  * aggregates. The dataset's ids go to a table shared across queries when the dataset has a term
- * scope; the query's own ids (≥ LOCAL_ID_BASE) to a small table of this query's. */
+ * scope; the query's own ids (≥ LOCAL_ID_BASE) to a small table of this query's. It is given the
+ * query's dataset and term table, not the QueryContext that owns it (context.ts imports this
+ * module: the other way round would be an import cycle). */
 export class ValueCache {
   private readonly data: ValueTable;
   private readonly local = new ValueTable(LOCAL_BITS);
@@ -305,8 +306,11 @@ export class ValueCache {
   mantissa = 0;
   scale = 0;
 
-  constructor(private readonly q: QueryContext) {
-    const scope = valueFastPath.enabled ? q.dataset.termScope?.() : undefined;
+  constructor(
+    private readonly dataset: Dataset,
+    private readonly terms: TermTable,
+  ) {
+    const scope = valueFastPath.enabled ? dataset.termScope?.() : undefined;
     let table = scope === undefined ? undefined : sharedTables.get(scope);
     if (table !== undefined && table.evictions > table.mask && table.bits < MAX_SHARED_BITS) table = undefined;
     if (table === undefined) {
@@ -325,7 +329,7 @@ export class ValueCache {
     const i = id & t.mask;
     if (t.classes[i] === 0 || t.ids[i] !== id) {
       if (t.classes[i] !== 0) t.evictions++;
-      const key = local ? termToKey(this.q.terms.term(id)) : this.q.dataset.key(id);
+      const key = local ? termToKey(this.terms.term(id)) : this.dataset.key(id);
       const out = this.scratch;
       if (valueFastPath.enabled) readKey(key, out);
       else out.cls = NONE;
