@@ -3,7 +3,7 @@
  * jars that test/kafka/install.sh put in the cache, one JVM per node on free loopback ports, data in a
  * temp folder that stop() removes. Never a mock. README.md beside this file says how to run it.
  *
- * @platformatic/kafka 1.35.0 (Node 20; 2.x needs Node 22): the calls checked against this broker by
+ * @platformatic/kafka 2.x (2.12; Node 22.22+/24.6+): the calls checked against this broker by
  * test/e2e/kafka-broker.e2e.ts and test/e2e/kafka-cli.e2e.ts. All from '@platformatic/kafka'.
  *
  * PRODUCER. Without serializers every key/value/header name/header value is a Buffer, and headers

@@ -153,11 +153,11 @@ export function registerConsole(app: FastifyInstance, options: ConsoleOptions = 
       immutable: true,
       maxAge: '365d',
       decorateReply: false,
-      // @fastify/static 9 (the line whose dependencies support Node 20) passes the raw response.
-      setHeaders: (response) => {
-        response.setHeader('content-security-policy', csp);
-        response.setHeader('x-content-type-options', 'nosniff');
-        response.setHeader('referrer-policy', 'no-referrer');
+      // Called with the reply, after the plugin's own headers (so these win).
+      setHeaders: (reply) => {
+        reply.header('content-security-policy', csp);
+        reply.header('x-content-type-options', 'nosniff');
+        reply.header('referrer-policy', 'no-referrer');
       },
     });
   });
