@@ -172,9 +172,11 @@ describe('the installed command (bin/ianode.js, as npx runs it)', () => {
     const dataDir = path.join(temp('ianode-help-'), 'data');
     const idpUrl = `http://127.0.0.1:${(idp.address() as AddressInfo).port}`;
     const env = { IANODE_DATA_DIR: dataDir, IDP_URL: idpUrl, IDP_PORT: '1', ACCESS_PORT: '2', GRAPH_PORT: '3' };
-    for (const argv of [['up', '--help'], ['up', '-h'], ['token', '--help'], ['token', '-h'], ['--help']]) {
-      const result = await bin(argv, env);
-      expect(result.status).toBe(0);
+    // Five processes at once (nothing orders them; other cores take some of them).
+    const argvs = [['up', '--help'], ['up', '-h'], ['token', '--help'], ['token', '-h'], ['--help']];
+    const results = await Promise.all(argvs.map((argv) => bin(argv, env)));
+    for (const [i, result] of results.entries()) {
+      expect(result.status, argvs[i]!.join(' ')).toBe(0);
       expect(result.stdout).toMatch(/^usage: ianode /);
     }
     expect(existsSync(dataDir)).toBe(false);
