@@ -2,7 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { SECURITY_LABEL_HEADER } from '@ianode/store';
-import { DEMO_CLIENT, DEMO_PASSWORD } from './up.js';
+import { DEMO_CLIENT, DEMO_PASSWORD } from './demo.js';
 
 const EXTENSION_TYPES: Record<string, string> = {
   ttl: 'text/turtle',

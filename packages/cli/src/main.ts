@@ -14,16 +14,12 @@
  *   labels stats|quads|relabel   label administration over the graph server's API (labels.ts)
  */
 import { spawn } from 'node:child_process';
-import { backupOnline } from './backup.js';
 import { runCli, type Actions } from './cli.js';
-import { load, query, token } from './commands.js';
-import { kafkaSend, kafkaStatus } from './kafka.js';
-import { labelsQuads, labelsRelabel, labelsStats } from './labels.js';
-import { offlineActions } from './offline-actions.js';
-import { processProgressIo } from './progress.js';
-import { storeActions } from './store.js';
-import { stopOnSignals, SupervisorError } from './supervisor.js';
-import { banner, serviceEntry, up, upOptionsFromEnv } from './up.js';
+import { serviceEntry } from './service-entry.js';
+
+// Each command's code is loaded when that command runs, not before the command line is read:
+// `ianode --help`, a usage error or `ianode graph …` load neither the graph server's library (up.ts
+// reads its configuration), nor the identity provider's client, nor the Kafka client.
 
 function runEntry(pkg: string, args: string[]): Promise<number> {
   const child = spawn(process.execPath, [serviceEntry(pkg), ...args], { stdio: 'inherit' });
@@ -34,6 +30,8 @@ function runEntry(pkg: string, args: string[]): Promise<number> {
 }
 
 async function runUp(): Promise<number> {
+  const { banner, up, upOptionsFromEnv } = await import('./up.js');
+  const { stopOnSignals, SupervisorError } = await import('./supervisor.js');
   const options = upOptionsFromEnv();
   const node = await up(options);
   const { supervisor } = node;
@@ -60,24 +58,39 @@ async function runUp(): Promise<number> {
   return code;
 }
 
+const out = (text: string) => void process.stdout.write(text);
+const err = (text: string) => void process.stderr.write(text);
+const commands = () => import('./commands.js');
+const offline = async () => (await import('./offline-actions.js')).offlineActions(out, err);
+const store = async () => (await import('./store.js')).storeActions(out);
+
 const actions: Actions = {
   up: runUp,
   service: runEntry,
-  load,
-  query,
-  token,
-  ...storeActions((text) => process.stdout.write(text)),
-  kafkaSend: (file, opts) => kafkaSend(file, opts), // kafka.ts loads the Kafka client only when called
-  kafkaStatus: (opts) => kafkaStatus(opts),
-  labelsStats: (opts) => labelsStats(opts),
-  labelsQuads: (opts) => labelsQuads(opts),
-  labelsRelabel: (opts) => labelsRelabel(opts),
-  ...offlineActions(),
-  backup: ({ quiet, ...opts }) =>
-    backupOnline(opts, { stdout: (t) => void process.stdout.write(t), stderr: (t) => void process.stderr.write(t), progress: quiet ? undefined : processProgressIo() }),
+  load: async (file, opts) => (await commands()).load(file, opts),
+  query: async (text, opts) => (await commands()).query(text, opts),
+  token: async (user, env) => (await commands()).token(user, env),
+  storeVerify: async (dir) => (await store()).storeVerify(dir),
+  storeRecover: async (dir, to) => (await store()).storeRecover(dir, to),
+  kafkaSend: async (file, opts) => (await import('./kafka.js')).kafkaSend(file, opts), // kafka.ts loads the Kafka client only when called
+  kafkaStatus: async (opts) => (await import('./kafka.js')).kafkaStatus(opts),
+  labelsStats: async (opts) => (await import('./labels.js')).labelsStats(opts),
+  labelsQuads: async (opts) => (await import('./labels.js')).labelsQuads(opts),
+  labelsRelabel: async (opts) => (await import('./labels.js')).labelsRelabel(opts),
+  dump: async (dir, opts) => (await offline()).dump(dir, opts),
+  loadOffline: async (dir, files, opts) => (await offline()).loadOffline(dir, files, opts),
+  restore: async (file, to, opts) => (await offline()).restore(file, to, opts),
+  compact: async (dir, opts) => (await offline()).compact(dir, opts),
+  queryOffline: async (dir, text, actor, opts) => (await offline()).queryOffline(dir, text, actor, opts),
+  updateOffline: async (dir, text, actor, opts) => (await offline()).updateOffline(dir, text, actor, opts),
+  backup: async ({ quiet, ...opts }) => {
+    const { backupOnline } = await import('./backup.js');
+    const { processProgressIo } = await import('./progress.js');
+    return backupOnline(opts, { stdout: out, stderr: err, progress: quiet ? undefined : processProgressIo() });
+  },
 };
 
-const io = { env: process.env, stdout: (t: string) => void process.stdout.write(t), stderr: (t: string) => void process.stderr.write(t) };
+const io = { env: process.env, stdout: out, stderr: err };
 
 runCli(process.argv.slice(2), io, actions).then(
   (code) => process.exit(code),

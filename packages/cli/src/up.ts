@@ -7,16 +7,16 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { configFromFileAndEnv, resolveConfig, storeTuning } from '@ianode/graph-server';
 import { openStore } from '@ianode/store';
+import { DEMO_CLIENT, DEMO_PASSWORD, DEMO_POOL } from './demo.js';
+import { serviceEntry } from './service-entry.js';
 import { Supervisor, type ServiceSpec, type SupervisorOptions } from './supervisor.js';
 
-export const DEMO_POOL = 'local_ianode01';
-export const DEMO_CLIENT = 'ianodedemoclient0000000001';
-export const DEMO_PASSWORD = 'Ianode-demo-1';
+export { DEMO_CLIENT, DEMO_PASSWORD, DEMO_POOL, serviceEntry };
+
 /** The identity provider's region when IDP_REGION is unset (the IdP's own default too). */
 export const DEFAULT_REGION = 'us-east-1';
 
@@ -78,13 +78,6 @@ async function adminKey(dataDir: string): Promise<AdminKey> {
   const key: AdminKey = { accessKeyId: id, secretAccessKey: randomBytes(30).toString('base64') };
   await writeFile(file, JSON.stringify(key, null, 2) + '\n', { mode: 0o600 });
   return key;
-}
-
-const require = createRequire(import.meta.url);
-
-/** The entry point (dist/main.js) of a service package. */
-export function serviceEntry(pkg: string): string {
-  return path.join(path.dirname(require.resolve(pkg)), 'main.js');
 }
 
 export interface RunningNode {

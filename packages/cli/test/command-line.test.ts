@@ -10,10 +10,12 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run } from './support/run-cli.js';
-import { REPO_ROOT } from '../src/up.js';
 
+// (Not src/up.ts's REPO_ROOT: that module loads the graph server's library, which no test here needs.)
+const REPO_ROOT = path.resolve(fileURLToPath(new URL('../../..', import.meta.url)));
 const BIN = path.join(REPO_ROOT, 'packages/cli/bin/ianode.js');
 
 const COMMANDS = [[], ['up'], ['load'], ['query'], ['token'], ['store'], ['store', 'verify'], ['store', 'recover'], ['kafka'], ['kafka', 'send'], ['kafka', 'status'], ['dump'], ['restore'], ['compact'], ['update']];
@@ -170,9 +172,11 @@ describe('the installed command (bin/ianode.js, as npx runs it)', () => {
     const dataDir = path.join(temp('ianode-help-'), 'data');
     const idpUrl = `http://127.0.0.1:${(idp.address() as AddressInfo).port}`;
     const env = { IANODE_DATA_DIR: dataDir, IDP_URL: idpUrl, IDP_PORT: '1', ACCESS_PORT: '2', GRAPH_PORT: '3' };
-    for (const argv of [['up', '--help'], ['up', '-h'], ['token', '--help'], ['token', '-h'], ['--help']]) {
-      const result = await bin(argv, env);
-      expect(result.status).toBe(0);
+    // Five processes at once (nothing orders them; other cores take some of them).
+    const argvs = [['up', '--help'], ['up', '-h'], ['token', '--help'], ['token', '-h'], ['--help']];
+    const results = await Promise.all(argvs.map((argv) => bin(argv, env)));
+    for (const [i, result] of results.entries()) {
+      expect(result.status, argvs[i]!.join(' ')).toBe(0);
       expect(result.stdout).toMatch(/^usage: ianode /);
     }
     expect(existsSync(dataDir)).toBe(false);
@@ -182,6 +186,27 @@ describe('the installed command (bin/ianode.js, as npx runs it)', () => {
     expect(signIn.status).toBe(1);
     expect(signIn.stderr).toContain('NotAuthorizedException');
     expect(requests).toBe(1);
+  });
+
+  it('a help request loads the command line only: none of the services\' code (graph server, Fastify, tokens)', async () => {
+    // Every module the process loads is noted by loader hooks (fixtures/record-modules.mjs). The
+    // command's code is loaded when it runs (src/main.ts): `up` would load the graph server's
+    // library, which --help has no use for.
+    const list = path.join(temp('ianode-modules-'), 'modules.txt');
+    writeFileSync(list, '');
+    const recorder = path.join(REPO_ROOT, 'packages/cli/test/fixtures/record-modules.mjs');
+    const result = await new Promise<{ status: number | null; stdout: string }>((resolve) => {
+      const child = execFile(process.execPath, ['--import', pathToFileURL(recorder).href, BIN, 'up', '--help'], { encoding: 'utf8', env: { ...process.env, IANODE_RECORD_MODULES: list }, timeout: 60_000 }, (_error, stdout) =>
+        resolve({ status: child.exitCode, stdout }),
+      );
+    });
+    expect(result.status).toBe(0);
+    expect(result.stdout).toMatch(/^usage: ianode up/);
+    const loaded = readFileSync(list, 'utf8').split('\n').filter((url) => url !== '');
+    // The recorder saw the command itself (so an empty list below means something).
+    expect(loaded).toContain(pathToFileURL(path.join(REPO_ROOT, 'packages/cli/dist/main.js')).href);
+    const services = loaded.filter((url) => /\/packages\/(graph-server|service|auth|idp|access-service)\/|\/node_modules\/(fastify|jose)\//.test(url));
+    expect(services).toEqual([]);
   });
 
   it.each([

@@ -9,7 +9,7 @@
  */
 import { envValue, parseOptions, parsePort, runService, UsageError } from '@ianode/service';
 import { configFromFileAndEnv, DEFAULT_PORT } from './config.js';
-import { createGraphServer, type GraphServer } from './server.js';
+import type { GraphServer } from './server.js';
 
 const USAGE = `usage: ianode-graph [--config FILE.yaml|json] [--port ${DEFAULT_PORT}] [--host 127.0.0.1] [--wait SECONDS]
 environment: JWKS_URL (unset/disabled = open mode), OPENID_PROVIDER_URL, USER_ATTRIBUTES_URL, ATTRIBUTE_HIERARCHY_URL (alias ABAC_HIERARCHIES_URL), TOKEN_CLIENT_IDS (secure mode), ACCEPT_ACCESS_TOKENS, REVOCATION_URL, LOG_LEVEL`;
@@ -33,6 +33,9 @@ async function start(): Promise<GraphServer | undefined> {
   const input = await configFromFileAndEnv(values.config).catch((error: unknown) => {
     throw new UsageError((error as Error).message, { cause: error });
   });
+  // The server's code (Fastify, the query engine, the store) is loaded once the command line and the
+  // configuration are read: `--help` and a usage error do not wait for it.
+  const { createGraphServer } = await import('./server.js');
   const server = await createGraphServer(input, { logger: { level: envValue(process.env, 'LOG_LEVEL') ?? 'info' }, waitForAccessServiceMs: waitMs, queryWorkerStart: 'eager' });
   const url = await server.listen({ port, host: values.host }).catch((error: unknown) => {
     throw new Error(`cannot listen on ${values.host}:${port}: ${String(error)}`, { cause: error });
