@@ -338,8 +338,9 @@ function runMain(args: string[], env: Record<string, string>, until: string, dur
   });
 }
 
-describe.skipIf(!existsSync(MAIN))('main (dist/main.js) with a compat section', () => {
-  it('unauthenticatedLookup without trustedNetworks and HOST=0.0.0.0: refuses to start, saying why', async () => {
+// Two dist/main.js processes with folders of their own: run at the same time (a second core).
+describe.skipIf(!existsSync(MAIN))('main (dist/main.js) with a compat section', { concurrent: true }, () => {
+  it('unauthenticatedLookup without trustedNetworks and HOST=0.0.0.0: refuses to start, saying why', async ({ expect }) => {
     const data = tempDir();
     try {
       const config = join(data.dir, 'access.yaml');
@@ -353,7 +354,7 @@ describe.skipIf(!existsSync(MAIN))('main (dist/main.js) with a compat section', 
     }
   });
 
-  it('on loopback: starts, warns that lookups need no token, and serves the reference format', async () => {
+  it('on loopback: starts, warns that lookups need no token, and serves the reference format', async ({ expect }) => {
     const data = tempDir();
     try {
       const config = join(data.dir, 'access.yaml');

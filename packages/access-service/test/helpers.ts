@@ -2,12 +2,12 @@ import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll } from 'vitest';
 import { SignJWT, exportJWK, generateKeyPair, type JWK, type JWTPayload } from 'jose';
+import { scratchDir } from '@ianode/testkit';
 import { createAccessServer, type AccessServer, type AccessServerConfig } from '../src/index.js';
 
 export const DEMO_SEED = fileURLToPath(new URL('../seed/demo.yaml', import.meta.url));
@@ -34,8 +34,16 @@ export interface TestIdp {
   close(): Promise<void>;
 }
 
+/**
+ * The key of the file's first stand-in IdP, started as the helpers load: Node generates key pairs
+ * on its thread pool, so it is made while the test file is still being loaded. Later IdPs make their own.
+ */
+let firstKeyPair: ReturnType<typeof generateKeyPair> | undefined = generateKeyPair('RS256');
+
 export async function startIdp(): Promise<TestIdp> {
-  const { privateKey, publicKey } = await generateKeyPair('RS256');
+  const pair = firstKeyPair ?? generateKeyPair('RS256');
+  firstKeyPair = undefined;
+  const { privateKey, publicKey } = await pair;
   const jwk: JWK = { ...(await exportJWK(publicKey)), kid: 'test-key', alg: 'RS256', use: 'sig' };
   const state = { mode: 'ok' as TestIdp['mode'] };
   const server: Server = createServer((req, res) => {
@@ -89,9 +97,12 @@ export async function signToken(key: PrivateKey, kid: string, claims: JWTPayload
     .sign(key);
 }
 
-/** A temporary data folder, removed by the returned function. */
+/**
+ * A temporary data folder, removed by the returned function; on a memory file system when there
+ * is one (testkit's `scratchDir`: the directory's SQLite commits are fsync'd, which costs nothing there).
+ */
 export function tempDir(): { dir: string; remove: () => void } {
-  const dir = mkdtempSync(join(tmpdir(), 'ianode-access-'));
+  const dir = mkdtempSync(join(scratchDir(), 'ianode-access-'));
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, it, vi } from 'vitest';
 import { ADMIN, CLIENT, DEMO_SEED, MAIN, spawnMain, startIdp, tempDir, type TestIdp } from './helpers.js';
 
 let idp: TestIdp;
@@ -37,8 +37,10 @@ function run(args: string[], env: Record<string, string>): Run {
   };
 }
 
-describe.skipIf(!existsSync(MAIN))('main (dist/main.js)', () => {
-  it('starts with a seed, serves, and stops cleanly on SIGTERM', async () => {
+// Each test starts its own dist/main.js (its own folder or none): they run at the same time, so the
+// Node starts they mostly wait for use a second core.
+describe.skipIf(!existsSync(MAIN))('main (dist/main.js)', { concurrent: true }, () => {
+  it('starts with a seed, serves, and stops cleanly on SIGTERM', async ({ expect }) => {
     const data = tempDir();
     try {
       const proc = run(['--port', '0', '--data', data.dir, '--seed', DEMO_SEED], {
@@ -66,19 +68,19 @@ describe.skipIf(!existsSync(MAIN))('main (dist/main.js)', () => {
     }
   });
 
-  it('refuses to start without a key source, saying what to set', async () => {
+  it('refuses to start without a key source, saying what to set', async ({ expect }) => {
     const proc = run(['--port', '0', '--data', ':memory:'], {});
     expect(await proc.exit).toBe(2);
     expect(proc.stderr).toContain('set OPENID_PROVIDER_URL');
   });
 
-  it('refuses to start without the accepted client ids, saying what to set', async () => {
+  it('refuses to start without the accepted client ids, saying what to set', async ({ expect }) => {
     const proc = run(['--port', '0', '--data', ':memory:'], { JWKS_URL: idp.jwksUrl });
     expect(await proc.exit).toBe(2);
     expect(proc.stderr).toContain('set TOKEN_CLIENT_IDS');
   });
 
-  it('refuses to start with a broken seed, naming it', async () => {
+  it('refuses to start with a broken seed, naming it', async ({ expect }) => {
     const data = tempDir();
     try {
       const proc = run(['--port', '0', '--data', data.dir, '--seed', `${data.dir}/missing.yaml`], { JWKS_URL: idp.jwksUrl, TOKEN_CLIENT_IDS: CLIENT });

@@ -4,6 +4,7 @@
  * (auth/user-created.ts, events/user-created.ts), so none of those is imported back from here.
  */
 import type { ScryptCost } from './crypto/password.js';
+import type { NewKey } from './keys/key-store.js';
 import type { ThrottleSettings } from './model/throttle.js';
 import type { SeedDocument } from './seed/seed-schema.js';
 
@@ -41,6 +42,12 @@ export interface IdpConfig {
   signatureMaxSkewMs?: number;
   throttle?: Partial<ThrottleSettings>;
   scryptCost?: ScryptCost;
+  /**
+   * Makes the signing key of a new pool and of a rotation. Default: a fresh RSA-2048 pair every time
+   * (`generateSigningKey`). Only tests give another (keys generated once per test process: RSA
+   * generation is the slowest step of creating a pool).
+   */
+  newSigningKey?: () => Promise<NewKey>;
   /**
    * Origins whose browser pages may call the IdP (Cognito JSON API, discovery, JWKS, token,
    * userInfo), or `['*']`; default none (no CORS headers). `--cors-origins` / `IDP_CORS_ORIGINS`.

@@ -6,7 +6,7 @@ import { DEFAULT_ACCOUNT_ID, DEFAULT_PORT, DEFAULT_REGION, DEFAULT_SKEW_MS, norm
 import { DEFAULT_COST, type ScryptCost } from './crypto/password.js';
 import { newAccessKeyId, newSecretAccessKey } from './crypto/random.js';
 import type { Db } from './db/database.js';
-import { createKeyStore, type KeyStore } from './keys/key-store.js';
+import { createKeyStore, generateSigningKey, type KeyStore } from './keys/key-store.js';
 import { DEFAULT_THROTTLE, type ThrottleSettings } from './model/throttle.js';
 import type { User } from './model/users.js';
 
@@ -41,7 +41,7 @@ export function createContext(db: Db, config: IdpConfig): IdpContext & MutableBa
   let base = normaliseBaseUrl(config.publicUrl ?? `http://localhost:${DEFAULT_PORT}`);
   return {
     db,
-    keys: createKeyStore(db, now),
+    keys: createKeyStore(db, now, config.newSigningKey ?? generateSigningKey),
     now,
     publicUrl: () => base,
     issuer: (poolId) => `${base}/${poolId}`,

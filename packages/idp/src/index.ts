@@ -11,5 +11,6 @@ export type { SeedDocument } from './seed/seed-schema.js';
 export { SeedError } from './seed/seed-schema.js';
 export { openDatabase, DB_FILE } from './db/database.js';
 export { createContext } from './context.js';
+export { generateSigningKey, type NewKey } from './keys/key-store.js';
 export { OPERATIONS } from './cognito/api.js';
 export { createUserCreatedNotifier, userCreatedToken, DEFAULT_WEBHOOK_AUDIENCE } from './events/user-created.js';

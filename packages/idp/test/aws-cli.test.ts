@@ -1,6 +1,9 @@
 /**
  * Real-client test: the AWS CLI (`aws cognito-idp`) against the IdP. In CI (`CI` set) a missing
  * `aws` fails the test (`.ci/run` installs Debian's awscli); elsewhere it is skipped with a reason.
+ *
+ * Every `aws` call is a Python start of about a second, most of it CPU: calls that do not depend on
+ * each other's results run at the same time (`Promise.all`), so a second core shortens the file.
  */
 import { execFile, spawnSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -28,13 +31,18 @@ describe.runIf(awsPath)('AWS CLI against the IdP', () => {
   let idp: TestIdp;
   let home: string;
   let endpoint: string;
+  let version: Promise<void> | undefined;
 
   beforeAll(async () => {
     home = await mkdtemp(join(tmpdir(), 'ianode-idp-aws-'));
-    const version = await run('aws', ['--version'], { env: awsEnv({ id: 'none', secret: 'none' }) });
-    console.log(`aws-cli.test.ts: using ${awsPath}: ${(version.stdout || version.stderr).trim()}`);
+    // Which CLI the tests drive, for the log; it runs alongside the tests and is awaited at the end.
+    version = run('aws', ['--version'], { env: awsEnv({ id: 'none', secret: 'none' }) }).then((v) =>
+      console.log(`aws-cli.test.ts: using ${awsPath}: ${(v.stdout || v.stderr).trim()}`),
+    );
+    version.catch(() => {}); // a failure is reported by afterAll's await, not as an unhandled rejection
   });
   afterAll(async () => {
+    await version;
     if (home) await rm(home, { recursive: true, force: true });
   });
   // A fresh IdP per test: each test sees only the pools it made.
@@ -73,64 +81,70 @@ describe.runIf(awsPath)('AWS CLI against the IdP', () => {
       const { UserPool } = await aws<{ UserPool: { Id: string } }>(['create-user-pool', '--pool-name', 'cli-pool']);
       expect(UserPool.Id).toMatch(/^local_[A-Za-z0-9]{8}$/);
       const poolId = UserPool.Id;
-      const { UserPoolClient } = await aws<{ UserPoolClient: { ClientId: string } }>([
-        'create-user-pool-client',
-        '--user-pool-id',
-        poolId,
-        '--client-name',
-        'cli-client',
-        '--explicit-auth-flows',
-        'ALLOW_USER_PASSWORD_AUTH',
-        'ALLOW_ADMIN_USER_PASSWORD_AUTH',
-        'ALLOW_REFRESH_TOKEN_AUTH',
+      // The client, the user and the group need only the pool; the password and the membership only the user (and group).
+      const [{ UserPoolClient }, created] = await Promise.all([
+        aws<{ UserPoolClient: { ClientId: string } }>([
+          'create-user-pool-client',
+          '--user-pool-id',
+          poolId,
+          '--client-name',
+          'cli-client',
+          '--explicit-auth-flows',
+          'ALLOW_USER_PASSWORD_AUTH',
+          'ALLOW_ADMIN_USER_PASSWORD_AUTH',
+          'ALLOW_REFRESH_TOKEN_AUTH',
+        ]),
+        aws<{ User: { UserStatus: string } }>([
+          'admin-create-user',
+          '--user-pool-id',
+          poolId,
+          '--username',
+          'wendy',
+          '--user-attributes',
+          'Name=email,Value=wendy@example.org',
+          'Name=email_verified,Value=true',
+          '--message-action',
+          'SUPPRESS',
+        ]),
+        aws(['create-group', '--user-pool-id', poolId, '--group-name', 'ianode_admin']),
       ]);
       const clientId = UserPoolClient.ClientId;
-      const created = await aws<{ User: { UserStatus: string } }>([
-        'admin-create-user',
-        '--user-pool-id',
-        poolId,
-        '--username',
-        'wendy',
-        '--user-attributes',
-        'Name=email,Value=wendy@example.org',
-        'Name=email_verified,Value=true',
-        '--message-action',
-        'SUPPRESS',
-      ]);
       expect(created.User.UserStatus).toBe('FORCE_CHANGE_PASSWORD');
-      await aws(['admin-set-user-password', '--user-pool-id', poolId, '--username', 'wendy', '--password', PASSWORD, '--permanent']);
-      await aws(['create-group', '--user-pool-id', poolId, '--group-name', 'ianode_admin']);
-      await aws(['admin-add-user-to-group', '--user-pool-id', poolId, '--username', 'wendy', '--group-name', 'ianode_admin']);
-
-      const user = await aws<{ UserStatus: string }>(['admin-get-user', '--user-pool-id', poolId, '--username', 'wendy']);
-      expect(user.UserStatus).toBe('CONFIRMED');
-      const listed = await aws<{ Users: { Username: string }[] }>(['list-users', '--user-pool-id', poolId, '--filter', 'email = "wendy@example.org"']);
-      expect(listed.Users.map((u) => u.Username)).toEqual(['wendy']);
-
-      const auth = await aws<{ AuthenticationResult: { IdToken: string; AccessToken: string; RefreshToken: string; TokenType: string } }>([
-        'initiate-auth',
-        '--client-id',
-        clientId,
-        '--auth-flow',
-        'USER_PASSWORD_AUTH',
-        '--auth-parameters',
-        `USERNAME=wendy,PASSWORD=${PASSWORD}`,
+      await Promise.all([
+        aws(['admin-set-user-password', '--user-pool-id', poolId, '--username', 'wendy', '--password', PASSWORD, '--permanent']),
+        aws(['admin-add-user-to-group', '--user-pool-id', poolId, '--username', 'wendy', '--group-name', 'ianode_admin']),
       ]);
+
+      // Reads and both sign-ins, once the password and the membership are in.
+      const [user, listed, auth, adminAuth] = await Promise.all([
+        aws<{ UserStatus: string }>(['admin-get-user', '--user-pool-id', poolId, '--username', 'wendy']),
+        aws<{ Users: { Username: string }[] }>(['list-users', '--user-pool-id', poolId, '--filter', 'email = "wendy@example.org"']),
+        aws<{ AuthenticationResult: { IdToken: string; AccessToken: string; RefreshToken: string; TokenType: string } }>([
+          'initiate-auth',
+          '--client-id',
+          clientId,
+          '--auth-flow',
+          'USER_PASSWORD_AUTH',
+          '--auth-parameters',
+          `USERNAME=wendy,PASSWORD=${PASSWORD}`,
+        ]),
+        aws<{ AuthenticationResult: { IdToken: string } }>([
+          'admin-initiate-auth',
+          '--user-pool-id',
+          poolId,
+          '--client-id',
+          clientId,
+          '--auth-flow',
+          'ADMIN_USER_PASSWORD_AUTH',
+          '--auth-parameters',
+          `USERNAME=wendy,PASSWORD=${PASSWORD}`,
+        ]),
+      ]);
+      expect(user.UserStatus).toBe('CONFIRMED');
+      expect(listed.Users.map((u) => u.Username)).toEqual(['wendy']);
       expect(auth.AuthenticationResult.TokenType).toBe('Bearer');
       const id = await verifyWithJwks(idp, poolId, auth.AuthenticationResult.IdToken, { audience: clientId });
       expect(id).toMatchObject({ 'cognito:username': 'wendy', email: 'wendy@example.org', email_verified: true, 'cognito:groups': ['ianode_admin'] });
-
-      const adminAuth = await aws<{ AuthenticationResult: { IdToken: string } }>([
-        'admin-initiate-auth',
-        '--user-pool-id',
-        poolId,
-        '--client-id',
-        clientId,
-        '--auth-flow',
-        'ADMIN_USER_PASSWORD_AUTH',
-        '--auth-parameters',
-        `USERNAME=wendy,PASSWORD=${PASSWORD}`,
-      ]);
       const adminId = await verifyWithJwks(idp, poolId, adminAuth.AuthenticationResult.IdToken, { audience: clientId });
       expect(adminId['cognito:groups']).toEqual(['ianode_admin']);
 
@@ -144,16 +158,21 @@ describe.runIf(awsPath)('AWS CLI against the IdP', () => {
     'the same admin call with wrong credentials is refused',
     async () => {
       const { UserPool } = await idp.ok<{ UserPool: { Id: string } }>('CreateUserPool', { PoolName: 'the-only-pool' });
-      const wrongSecret = aws(['list-user-pools', '--max-results', '10'], { id: idp.server.admin.accessKeyId, secret: 'wrong-secret' });
-      await expect(wrongSecret).rejects.toMatchObject({ stderr: expect.stringContaining('InvalidSignatureException') });
-      const unknownKey = aws(['list-user-pools', '--max-results', '10'], { id: 'AKIAUNKNOWNUNKNOWN00', secret: 'x' });
-      await expect(unknownKey).rejects.toMatchObject({ stderr: expect.stringContaining('UnrecognizedClientException') });
-      const wrongPassword = aws(['initiate-auth', '--client-id', 'x', '--auth-flow', 'USER_PASSWORD_AUTH', '--auth-parameters', 'USERNAME=a,PASSWORD=b']);
-      await expect(wrongPassword).rejects.toMatchObject({ stderr: expect.stringContaining('ResourceNotFoundException') });
-      // The right key still works.
-      const pools = await aws<{ UserPools: { Id: string; Name: string }[] }>(['list-user-pools', '--max-results', '10']);
-      expect(pools.UserPools).toHaveLength(1);
-      expect(pools.UserPools[0]).toMatchObject({ Id: UserPool.Id, Name: 'the-only-pool' });
+      // Four independent calls, at the same time.
+      const [wrongSecret, unknownKey, wrongPassword, pools] = await Promise.allSettled([
+        aws(['list-user-pools', '--max-results', '10'], { id: idp.server.admin.accessKeyId, secret: 'wrong-secret' }),
+        aws(['list-user-pools', '--max-results', '10'], { id: 'AKIAUNKNOWNUNKNOWN00', secret: 'x' }),
+        aws(['initiate-auth', '--client-id', 'x', '--auth-flow', 'USER_PASSWORD_AUTH', '--auth-parameters', 'USERNAME=a,PASSWORD=b']),
+        // The right key still works.
+        aws<{ UserPools: { Id: string; Name: string }[] }>(['list-user-pools', '--max-results', '10']),
+      ]);
+      expect(wrongSecret).toMatchObject({ status: 'rejected', reason: { stderr: expect.stringContaining('InvalidSignatureException') } });
+      expect(unknownKey).toMatchObject({ status: 'rejected', reason: { stderr: expect.stringContaining('UnrecognizedClientException') } });
+      expect(wrongPassword).toMatchObject({ status: 'rejected', reason: { stderr: expect.stringContaining('ResourceNotFoundException') } });
+      expect(pools.status).toBe('fulfilled');
+      const { UserPools } = (pools as PromiseFulfilledResult<{ UserPools: { Id: string; Name: string }[] }>).value;
+      expect(UserPools).toHaveLength(1);
+      expect(UserPools[0]).toMatchObject({ Id: UserPool.Id, Name: 'the-only-pool' });
     },
     120_000,
   );

@@ -1,4 +1,8 @@
-/** The entry point `dist/main.js` (run `tsc -b` first): serve, print the admin key once, rotate-keys, env settings. */
+/**
+ * The entry point `dist/main.js` (run `tsc -b` first): serve, print the admin key once, rotate-keys,
+ * env settings. Each test has its own data folder and child processes, so the tests run at the same
+ * time (`concurrent`): they mostly wait for Node processes to start, which a second core shortens.
+ */
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -7,7 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { decodeProtectedHeader } from 'jose';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, it } from 'vitest';
 import { signRequestV4 } from '../src/index.js';
 
 const MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
@@ -66,8 +70,8 @@ async function initiateAuth(url: string, username: string) {
   return (await res.json()) as { AuthenticationResult: { IdToken: string } };
 }
 
-describe.runIf(existsSync(MAIN))('main.js', () => {
-  it('serves a seeded pool, prints a generated admin key once, rotates keys from the CLI', async () => {
+describe.runIf(existsSync(MAIN))('main.js', { concurrent: true }, () => {
+  it('serves a seeded pool, prints a generated admin key once, rotates keys from the CLI', async ({ expect }) => {
     const data = await mkdtemp(join(tmpdir(), 'ianode-idp-main-'));
     dirs.push(data);
     const first = await start(['--port', '0', '--data', data, '--seed', DEMO]);
@@ -108,9 +112,9 @@ describe.runIf(existsSync(MAIN))('main.js', () => {
     const printed = await run(process.execPath, [MAIN, 'admin-key', '--data', data]);
     expect(printed.stdout).toContain(`AWS_SECRET_ACCESS_KEY=${secret}`);
     await stop(second);
-  });
+  }, 120_000); // started together with the others, it shares the CPU with them
 
-  it('takes its settings from the environment', async () => {
+  it('takes its settings from the environment', async ({ expect }) => {
     const data = await mkdtemp(join(tmpdir(), 'ianode-idp-main-env-'));
     dirs.push(data);
     const s = await start([], {
@@ -141,12 +145,18 @@ describe.runIf(existsSync(MAIN))('main.js', () => {
     expect(s.output()).not.toMatch(/"level":30/); // IDP_LOG_LEVEL=warn
     expect(s.output()).not.toContain('AWS_SECRET_ACCESS_KEY');
     await stop(s);
-  });
+  }, 120_000);
 
-  it('prints usage and fails on an unknown command', async () => {
-    const help = await run(process.execPath, [MAIN, '--help']);
-    expect(help.stdout).toMatch(/rotate-keys --pool POOL_ID/);
-    await expect(run(process.execPath, [MAIN, 'frobnicate'])).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('unknown command frobnicate') });
-    await expect(run(process.execPath, [MAIN, 'rotate-keys', '--data', join(tmpdir(), 'none-such')])).rejects.toMatchObject({ code: 1 });
+  it('prints usage and fails on an unknown command', async ({ expect }) => {
+    // Three independent processes, at the same time.
+    const [help, unknown, noPool] = await Promise.allSettled([
+      run(process.execPath, [MAIN, '--help']),
+      run(process.execPath, [MAIN, 'frobnicate']),
+      run(process.execPath, [MAIN, 'rotate-keys', '--data', join(tmpdir(), 'none-such')]),
+    ]);
+    expect(help.status).toBe('fulfilled');
+    expect((help as PromiseFulfilledResult<{ stdout: string }>).value.stdout).toMatch(/rotate-keys --pool POOL_ID/);
+    expect(unknown).toMatchObject({ status: 'rejected', reason: { code: 1, stderr: expect.stringContaining('unknown command frobnicate') } });
+    expect(noPool).toMatchObject({ status: 'rejected', reason: { code: 1 } });
   });
 });

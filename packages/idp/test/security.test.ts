@@ -6,8 +6,9 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DEFAULT_COST } from '../src/crypto/password.js';
 import { BAD_CREDENTIALS } from '../src/errors.js';
-import { createUser, signIn, startIdpWithPool, verifyWithJwks, type TestIdp } from './support/harness.js';
+import { createPoolAndClient, createUser, signIn, startIdp, startIdpWithPool, testSigningKeys, verifyWithJwks, type TestIdp } from './support/harness.js';
 
 const SECRET_PASSWORD = 'Very-distinctive-Pa55word';
 
@@ -231,5 +232,35 @@ describe('key rotation', () => {
   it('the rotation call is an admin operation (signed)', async () => {
     const res = await idp.call('IanodeIdp.RotateSigningKey', { UserPoolId: poolId }, { sign: false });
     expect(res.body.__type).toBe('UnrecognizedClientException');
+  });
+});
+
+describe('production defaults (the test harness injects cheaper keys and hashing)', () => {
+  it('left to its defaults, the IdP generates a fresh RSA-2048 key per pool and per rotation, and hashes at scrypt N=2^15', async () => {
+    // The keys every harness IdP starts with: an IdP without `newSigningKey` must use none of them.
+    const cached = testSigningKeys();
+    const harnessKids = [(await cached()).kid, (await cached()).kid];
+    const plain = await startIdp({ newSigningKey: undefined, scryptCost: undefined });
+    try {
+      const { poolId: pool, clientId: client } = await createPoolAndClient(plain);
+      await createUser(plain, pool, 'dora');
+      const { password_hash: hash } = plain.server.context.db.get<{ password_hash: string }>('SELECT password_hash FROM users WHERE username = ?', 'dora')!;
+      expect(DEFAULT_COST).toEqual({ N: 2 ** 15, r: 8, p: 1 });
+      expect(hash.startsWith(`scrypt$${DEFAULT_COST.N}$${DEFAULT_COST.r}$${DEFAULT_COST.p}$`)).toBe(true);
+      expect((await signIn(plain, client, 'dora')).status).toBe(200); // the first key signed: it stays published
+
+      const rotated = await plain.ok<{ Kid: string; PreviousKid: string }>('IanodeIdp.RotateSigningKey', { UserPoolId: pool });
+      const keys = ((await (await fetch(`${plain.base}/${pool}/.well-known/jwks.json`)).json()) as { keys: { kid: string; kty: string; alg: string; n: string; e: string }[] }).keys;
+      expect(keys.map((k) => k.kid)).toEqual([rotated.Kid, rotated.PreviousKid]);
+      expect(new Set([rotated.Kid, rotated.PreviousKid, ...harnessKids]).size).toBe(4);
+      for (const k of keys) {
+        expect([k.kty, k.alg, k.e]).toEqual(['RSA', 'RS256', 'AQAB']);
+        const modulus = Buffer.from(k.n, 'base64url');
+        expect(modulus).toHaveLength(256);
+        expect(modulus[0]! & 0x80).toBe(0x80); // exactly 2048 bits
+      }
+    } finally {
+      await plain.close();
+    }
   });
 });

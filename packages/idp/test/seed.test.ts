@@ -3,6 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { scratchDir } from '@ianode/testkit';
 import { loadSeedFile, parseSeed, SeedError } from '../src/index.js';
 import { signIn, startIdp, verifyWithJwks, type TestIdp } from './support/harness.js';
 
@@ -37,7 +38,7 @@ describe('demo seed', () => {
   });
 
   it('takes the password from IDP_ADMIN_PASSWORD and is idempotent across restarts', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'ianode-idp-seed-'));
+    const dir = await mkdtemp(join(scratchDir(), 'ianode-idp-seed-'));
     dirs.push(dir);
     const first = await startIdp({ keepDir: dir, seed: await loadSeedFile(DEMO, { IDP_ADMIN_PASSWORD: 'Env-Pass-word-1' }) });
     const sub = (await first.ok<{ UserAttributes: { Name: string; Value: string }[] }>('AdminGetUser', { UserPoolId: 'local_ianode01', Username: 'admin@ianode.local' }))
@@ -109,7 +110,7 @@ describe('persistence', () => {
   });
 
   it('pools, users, keys and sessions survive a restart', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'ianode-idp-restart-'));
+    const dir = await mkdtemp(join(scratchDir(), 'ianode-idp-restart-'));
     dirs.push(dir);
     // The issuer must not change across the restart (the port does): fix the public URL.
     const publicUrl = 'http://localhost:9229';

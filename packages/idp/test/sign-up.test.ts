@@ -34,15 +34,16 @@ import {
   UsernameExistsException,
 } from '@aws-sdk/client-cognito-identity-provider';
 import AmazonCognitoIdentity from 'amazon-cognito-identity-js';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { UserCreatedEvent } from '../src/config.js';
-import { createUser, PASSWORD, startIdp, verifyWithJwks, type TestIdp } from './support/harness.js';
+import { createUser, PASSWORD, startIdp, startIdpWithPool, verifyWithJwks, type TestIdp } from './support/harness.js';
 
 let idp: TestIdp;
 let sdk: CognitoIdentityProviderClient;
 let poolId: string;
 let clientId: string;
-const created: UserCreatedEvent[] = [];
+/** The users the test's IdP announced (`onUserCreated`). */
+let created: UserCreatedEvent[] = [];
 
 interface Message {
   Username: string;
@@ -108,28 +109,25 @@ async function ownPool(): Promise<{ poolId: string; clientId: string }> {
   return { poolId: UserPool.Id, clientId: UserPoolClient.ClientId };
 }
 
-beforeAll(async () => {
-  idp = await startIdp({ onUserCreated: (e) => void created.push(e) });
+// A fresh IdP for every test, with a self-service pool open to SignUp from the start: the users,
+// codes, outbox messages and announcements of one test never reach another (the UpdateUserPool
+// tests open and change pools of their own), so every test passes alone and in any order. (A fresh
+// IdP rather than a fresh pool in one IdP: the harness's signing keys are cached per IdP start.)
+beforeEach(async () => {
+  created = [];
+  const events = created;
+  ({ idp, poolId, clientId } = await startIdpWithPool(async () => {}, {
+    config: { onUserCreated: (e) => void events.push(e) },
+    pool: { PoolName: 'self-service', ...OPEN_POOL },
+    client: { ClientName: 'app', ExplicitAuthFlows: ['ALLOW_USER_SRP_AUTH', 'ALLOW_USER_PASSWORD_AUTH', 'ALLOW_REFRESH_TOKEN_AUTH'] },
+  }));
   sdk = new CognitoIdentityProviderClient({
     endpoint: idp.base,
     region: 'us-east-1',
     credentials: { accessKeyId: idp.server.admin.accessKeyId, secretAccessKey: idp.server.admin.secretAccessKey },
   });
 });
-// A fresh self-service pool for every test, open to SignUp from the start: the users, codes and
-// outbox messages of one test never reach another (the UpdateUserPool tests open and change pools of
-// their own), so every test passes alone and in any order.
-beforeEach(async () => {
-  const { UserPool } = await idp.ok<{ UserPool: { Id: string } }>('CreateUserPool', { PoolName: 'self-service', ...OPEN_POOL });
-  poolId = UserPool.Id;
-  const { UserPoolClient } = await idp.ok<{ UserPoolClient: { ClientId: string } }>('CreateUserPoolClient', {
-    UserPoolId: poolId,
-    ClientName: 'app',
-    ExplicitAuthFlows: ['ALLOW_USER_SRP_AUTH', 'ALLOW_USER_PASSWORD_AUTH', 'ALLOW_REFRESH_TOKEN_AUTH'],
-  });
-  clientId = UserPoolClient.ClientId;
-});
-afterAll(async () => {
+afterEach(async () => {
   sdk?.destroy();
   await idp?.close();
 });

@@ -1,11 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startIdp, type TestIdp } from './support/harness.js';
 
+// A fresh IdP for every test: it sees only the pools it creates (and the harness's cached signing
+// keys go to each IdP's first pools, where one IdP for the file needed a new key per pool).
 let idp: TestIdp;
-beforeAll(async () => {
+beforeEach(async () => {
   idp = await startIdp();
 });
-afterAll(() => idp.close());
+afterEach(() => idp.close());
 
 interface PoolShape {
   Id: string;

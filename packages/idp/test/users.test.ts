@@ -1,18 +1,15 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createPoolAndClient, PASSWORD, signIn, startIdp, type TestIdp } from './support/harness.js';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { PASSWORD, signIn, startIdpWithPool, type TestIdp } from './support/harness.js';
 
 let idp: TestIdp;
 let poolId: string;
 let clientId: string;
-beforeAll(async () => {
-  idp = await startIdp();
-});
-// A fresh pool for every test: each test creates the users it reads, so it passes alone and in
-// any order (vitest --sequence.shuffle).
+// A fresh IdP and pool for every test: each test creates the users it reads, so it passes alone
+// and in any order (vitest --sequence.shuffle).
 beforeEach(async () => {
-  ({ poolId, clientId } = await createPoolAndClient(idp));
+  ({ idp, poolId, clientId } = await startIdpWithPool());
 });
-afterAll(() => idp.close());
+afterEach(() => idp.close());
 
 const ALICE = {
   Username: 'alice',
@@ -172,7 +169,8 @@ describe('AdminSetUserPassword / AdminEnableUser / AdminDisableUser', () => {
 
 describe('ListUsers', () => {
   let pool: string;
-  beforeAll(async () => {
+  // The listing pool of each test (in the test's fresh IdP), only read by the tests.
+  beforeEach(async () => {
     pool = (await idp.ok<{ UserPool: { Id: string } }>('CreateUserPool', { PoolName: 'listing' })).UserPool.Id;
     for (const [name, email] of [
       ['dave', 'dave@corp.example'],

@@ -8,10 +8,13 @@
  * - request ids (request-id.ts): a caller's safe `x-request-id` is kept, else a random UUID; the
  *   id is echoed in a reply header (set in `onRequest`, so error replies carry it too);
  * - `OPTIONS` answered before any hook of the service (no token needed), and CORS for the
- *   configured origins (cors.ts; none by default).
+ *   configured origins (cors.ts; none by default);
+ * - one validator compiler for the whole process (`SHARED_VALIDATORS` below) instead of Fastify's
+ *   one per instance, so a route schema is compiled once per process, not once per app.
  *
  * Everything else (body limits, parsers, routes, the error handler) stays with the service.
  */
+import { AjvCompiler } from '@fastify/ajv-compiler';
 import { requestLogFields } from '@ianode/auth';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { installCors, type CorsOptions, type RouteMatching } from './cors.js';
@@ -71,6 +74,28 @@ function pickRouting(options: Record<string, unknown>): RouteMatching {
   return out;
 }
 
+/**
+ * Fastify's own validator compiler (@fastify/ajv-compiler), made once per process: it keeps one Ajv
+ * per set of Ajv options, and Ajv keeps each compiled schema by its object. A service's route
+ * schemas are module constants, so an app after the first compiles none of them again; that
+ * compiling was most of the time to build an app (half a second for the IdP's ~60 routes), and
+ * a test file builds an app per test. A compiled validator is a pure function of its schema and
+ * the Ajv options, so sharing it between apps changes no answer.
+ *
+ * Fastify lower-cases the header names of a `headers` schema only for its default compiler, not for
+ * one given in `compilersFactory` (as this one is); no service declares a headers schema, and
+ * `createServiceApp` refuses one that names a header in upper case rather than let it never match.
+ */
+const SHARED_VALIDATORS = AjvCompiler();
+
+function refuseUpperCaseHeaders(route: { method: string | string[]; url: string; schema?: { headers?: unknown } }): void {
+  const headers = route.schema?.headers as { properties?: Record<string, unknown>; required?: unknown } | undefined;
+  if (headers === undefined || headers === null || typeof headers !== 'object') return;
+  const names = [...Object.keys(headers.properties ?? {}), ...(Array.isArray(headers.required) ? headers.required.map(String) : [])];
+  const upper = names.find((name) => name !== name.toLowerCase());
+  if (upper !== undefined) throw new Error(`${String(route.method)} ${route.url}: name the header ${upper} in lower case in its schema`);
+}
+
 /** A Fastify instance with the service logger, request ids, the request-id reply header, `OPTIONS` and CORS. */
 export function createServiceApp(options: ServiceAppOptions = {}): FastifyInstance {
   const { logger, redactPaths, requestSerializer, requestIds = {}, cors = {}, ...fastifyOptions } = options;
@@ -81,7 +106,9 @@ export function createServiceApp(options: ServiceAppOptions = {}): FastifyInstan
     logger: serviceLoggerOptions(logger, { ...(redactPaths ? { redactPaths } : {}), ...(requestSerializer ? { requestSerializer } : {}) }),
     requestIdHeader: false,
     genReqId: (request) => requestIdOf(request.headers[header], fromClient),
+    schemaController: { ...fastifyOptions.schemaController, compilersFactory: { buildValidator: SHARED_VALIDATORS, ...fastifyOptions.schemaController?.compilersFactory } },
   }) as unknown as FastifyInstance;
+  app.addHook('onRoute', refuseUpperCaseHeaders);
   app.addHook('onRequest', async (request, reply) => {
     void reply.header(header, request.id);
   });

@@ -101,3 +101,40 @@ describe('log redaction', () => {
     expect((await app.inject({ url: '/' })).statusCode).toBe(200);
   });
 });
+
+describe('schema validation (one validator compiler per process)', () => {
+  const body = { type: 'object', properties: { n: { type: 'integer', minimum: 1 } }, required: ['n'], additionalProperties: false } as const;
+
+  it('apps sharing a schema object each validate with it, with their own Ajv options', async () => {
+    const strict = createServiceApp({ logger: false, ajv: { customOptions: { coerceTypes: false } } });
+    const coercing = createServiceApp({ logger: false });
+    try {
+      for (const a of [strict, coercing]) a.post('/n', { schema: { body } }, async (request) => request.body);
+      for (const a of [strict, coercing]) {
+        expect((await a.inject({ method: 'POST', url: '/n', payload: { n: 2 } })).json()).toEqual({ n: 2 });
+        expect((await a.inject({ method: 'POST', url: '/n', payload: { n: 0 } })).statusCode).toBe(400);
+        expect((await a.inject({ method: 'POST', url: '/n', payload: { m: 1 } })).statusCode).toBe(400);
+      }
+      // The Ajv options still apply per app: Fastify's default coerces "3" to 3, coerceTypes: false refuses it.
+      expect((await coercing.inject({ method: 'POST', url: '/n', payload: { n: '3' } })).json()).toEqual({ n: 3 });
+      expect((await strict.inject({ method: 'POST', url: '/n', payload: { n: '3' } })).statusCode).toBe(400);
+    } finally {
+      await strict.close();
+      await coercing.close();
+    }
+  });
+
+  it('a headers schema names headers in lower case; one naming a header in upper case is refused', async () => {
+    app = createServiceApp({ logger: false });
+    const headers = { type: 'object', properties: { 'x-token': { type: 'string', pattern: '^ok' } }, required: ['x-token'] };
+    app.get('/h', { schema: { headers } }, async () => 'ok');
+    expect(() => app!.get('/upper', { schema: { headers: { type: 'object', properties: { 'X-Token': { type: 'string' } } } } }, async () => 'ok')).toThrow(
+      /name the header X-Token in lower case/,
+    );
+    expect(() => app!.get('/required', { schema: { headers: { type: 'object', required: ['X-Token'] } } }, async () => 'ok')).toThrow(/lower case/);
+    expect((await app.inject({ url: '/h', headers: { 'X-Token': 'ok-1' } })).statusCode).toBe(200);
+    expect((await app.inject({ url: '/h', headers: { 'X-Token': 'no' } })).statusCode).toBe(400);
+    expect((await app.inject({ url: '/h' })).statusCode).toBe(400);
+    expect((await app.inject({ url: '/upper' })).statusCode).toBe(404);
+  });
+});

@@ -68,6 +68,8 @@ export interface SigningKey {
 }
 
 export interface KeyStore {
+  /** A new key, not yet installed: for a new pool (`installKey`) or a rotation. */
+  newKey(): Promise<NewKey>;
   /** The key that signs new tokens for the pool. */
   signingKey(poolId: string): Promise<SigningKey>;
   /** Records that the key signed a token expiring at `exp` (seconds). */
@@ -80,7 +82,8 @@ export interface KeyStore {
   rotate(poolId: string): Promise<{ kid: string; previousKid: string | null }>;
 }
 
-export function createKeyStore(db: Db, now: () => number): KeyStore {
+/** `newKey` makes every new key (default: `generateSigningKey`; tests inject pre-generated ones). */
+export function createKeyStore(db: Db, now: () => number, newKey: () => Promise<NewKey> = generateSigningKey): KeyStore {
   // Imported keys are cached by kid; which kid is active is read from the database every time, so a
   // rotation by another process (the `rotate-keys` command) takes effect at once.
   const privateKeys = new Map<string, Promise<CryptoKey>>();
@@ -102,6 +105,7 @@ export function createKeyStore(db: Db, now: () => number): KeyStore {
     );
 
   return {
+    newKey,
     async signingKey(poolId) {
       const row = db.get<KeyRow>(
         'SELECT * FROM signing_keys WHERE pool_id = ? AND retired_at IS NULL ORDER BY created_at DESC, rowid DESC',
@@ -123,7 +127,7 @@ export function createKeyStore(db: Db, now: () => number): KeyStore {
         'SELECT kid FROM signing_keys WHERE pool_id = ? AND retired_at IS NULL ORDER BY created_at DESC, rowid DESC',
         poolId,
       );
-      const key = await generateSigningKey();
+      const key = await newKey();
       installKey(db, poolId, key, now());
       return { kid: key.kid, previousKid: previous?.kid ?? null };
     },

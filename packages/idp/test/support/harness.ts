@@ -1,17 +1,38 @@
 /**
  * Test harness: an IdP in-process on 127.0.0.1 port 0 over a temporary data folder (removed on
  * close), with a controllable clock and captured logs; helpers to call the Cognito API signed or not.
+ *
+ * Starting one is cheap, so every test can have its own: signing keys come from a per-process
+ * cache (`testSigningKeys`), passwords are hashed at a low scrypt cost (`FAST_SCRYPT`), and the
+ * data folder is on a memory file system when there is one (`scratchDir`: the database is the
+ * same SQLite file with the same settings, its fsyncs just cost nothing).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { createLocalJWKSet, jwtVerify, type JWTPayload } from 'jose';
-import { createIdpServer, signRequestV4, type IdpConfig, type IdpServer } from '../../src/index.js';
-import { manualClock, type ManualClock } from '@ianode/testkit';
+import { createIdpServer, generateSigningKey, signRequestV4, type IdpConfig, type IdpServer, type NewKey } from '../../src/index.js';
+import { manualClock, scratchDir, type ManualClock } from '@ianode/testkit';
 
 export const TARGET = 'AWSCognitoIdentityProviderService';
 export const FAST_SCRYPT = { N: 1024, r: 8, p: 1 };
+
+/**
+ * RSA-2048 keys generated once per test process (a generation takes 0.1 to 1 s of CPU). The first
+ * is started as the harness loads: Node generates key pairs on its thread pool, so it is made
+ * while the test file is still being loaded, and nearly every test file needs it.
+ */
+const generatedKeys: Promise<NewKey>[] = [generateSigningKey()];
+/**
+ * The `newSigningKey` of one test IdP: the process's cached keys in order, so the pools and
+ * rotations of one IdP never share a key (each gets the next), while IdPs of the same process
+ * reuse them. `security.test.ts` checks that an IdP left to its default generates fresh keys.
+ */
+export function testSigningKeys(): () => Promise<NewKey> {
+  let next = 0;
+  return () => (generatedKeys[next++] ??= generateSigningKey());
+}
+
 export const PASSWORD = 'Correct-horse-1';
 
 /** The IdP's clock in tests: @ianode/testkit's manual clock, starting now unless told. */
@@ -45,7 +66,7 @@ export interface TestIdp {
 }
 
 export async function startIdp(config: Partial<IdpConfig> & { keepDir?: string } = {}): Promise<TestIdp> {
-  const dir = config.keepDir ?? (await mkdtemp(join(tmpdir(), 'ianode-idp-')));
+  const dir = config.keepDir ?? (await mkdtemp(join(scratchDir(), 'ianode-idp-')));
   const clock = createClock();
   const logs: string[] = [];
   const stream = new Writable({
@@ -60,6 +81,7 @@ export async function startIdp(config: Partial<IdpConfig> & { keepDir?: string }
       dataDir: dir,
       now: clock.now,
       scryptCost: FAST_SCRYPT,
+      newSigningKey: testSigningKeys(),
       log: { level: 'debug', stream },
       ...config,
     });
@@ -116,12 +138,16 @@ export interface PoolFixture {
   clientId: string;
 }
 
-/** A pool with a public client allowing the password and refresh flows. */
-export async function createPoolAndClient(idp: TestIdp, client: Record<string, unknown> = {}): Promise<PoolFixture> {
-  const { UserPool } = await idp.ok<{ UserPool: { Id: string } }>('CreateUserPool', {
-    PoolName: 'test-pool',
-    Schema: [{ Name: 'clearance', AttributeDataType: 'String', Mutable: true }],
-  });
+/**
+ * A pool (`pool`: the CreateUserPool request, default `test-pool` with custom attribute clearance)
+ * with a public client allowing the password and refresh flows (`client`: settings added to that).
+ */
+export async function createPoolAndClient(
+  idp: TestIdp,
+  client: Record<string, unknown> = {},
+  pool: Record<string, unknown> = { PoolName: 'test-pool', Schema: [{ Name: 'clearance', AttributeDataType: 'String', Mutable: true }] },
+): Promise<PoolFixture> {
+  const { UserPool } = await idp.ok<{ UserPool: { Id: string } }>('CreateUserPool', pool);
   const { UserPoolClient } = await idp.ok<{ UserPoolClient: { ClientId: string } }>('CreateUserPoolClient', {
     UserPoolId: UserPool.Id,
     ClientName: 'test-client',
@@ -187,11 +213,11 @@ export interface IdpWithPool extends PoolFixture {
  */
 export async function startIdpWithPool(
   setup: (fixture: IdpWithPool) => Promise<void> = async () => {},
-  opts: { client?: Record<string, unknown>; config?: Partial<IdpConfig> } = {},
+  opts: { client?: Record<string, unknown>; pool?: Record<string, unknown>; config?: Partial<IdpConfig> } = {},
 ): Promise<IdpWithPool> {
   const idp = await startIdp(opts.config);
   try {
-    const fixture = { idp, ...(await createPoolAndClient(idp, opts.client)) };
+    const fixture = { idp, ...(await createPoolAndClient(idp, opts.client, opts.pool)) };
     await setup(fixture);
     return fixture;
   } catch (err) {

@@ -8,7 +8,7 @@ import type { IdpContext } from '../../context.js';
 import { DEFAULT_PASSWORD_POLICY, type PasswordPolicy } from '../../crypto/password-policy.js';
 import { newPoolId } from '../../crypto/random.js';
 import { invalidParameter } from '../../errors.js';
-import { generateSigningKey, installKey } from '../../keys/key-store.js';
+import { installKey } from '../../keys/key-store.js';
 import { STANDARD_ATTRIBUTES } from '../../model/attributes.js';
 import {
   countUsers,
@@ -119,7 +119,7 @@ export async function createUserPool(ctx: IdpContext, req: CreateUserPoolRequest
     AliasAttributes: req.AliasAttributes ?? [],
     CaseSensitive: req.UsernameConfiguration?.CaseSensitive ?? false,
   };
-  const key = await generateSigningKey();
+  const key = await ctx.keys.newKey();
   const now = ctx.now();
   return ctx.db.tx(() => {
     let id = fixedId ?? newPoolId();
