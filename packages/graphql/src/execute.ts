@@ -59,6 +59,32 @@ const failed = (error: GraphQLError, scans = 0): GraphqlOutcome => ({ body: { er
 /** A request checked, parsed, validated and within the limits, ready to run; or the errors why not. */
 type Prepared = { ok: true; document: DocumentNode; operation: OperationDefinitionNode; values: Record<string, unknown> } | { ok: false; outcome: GraphqlOutcome };
 
+/**
+ * Documents that parsed and validated, by schema and query text, most recently used last: parsing
+ * and validating cost more than many requests take to run, and clients send the same query texts
+ * again and again (as the SPARQL engine's parse cache). Documents are never mutated. Texts that
+ * fail to parse or validate are not kept: they are checked afresh and answered with their errors.
+ */
+const DOCUMENT_CACHE_SIZE = 256;
+const documents = new Map<GraphQLSchema, Map<string, DocumentNode>>();
+
+function cachedDocument(schema: GraphQLSchema, query: string): DocumentNode | undefined {
+  const cache = documents.get(schema);
+  const hit = cache?.get(query);
+  if (hit !== undefined) {
+    cache!.delete(query);
+    cache!.set(query, hit);
+  }
+  return hit;
+}
+
+function keepDocument(schema: GraphQLSchema, query: string, document: DocumentNode): void {
+  let cache = documents.get(schema);
+  if (cache === undefined) documents.set(schema, (cache = new Map()));
+  cache.set(query, document);
+  if (cache.size > DOCUMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+}
+
 function prepare(schema: GraphQLSchema, request: GraphqlRequest, options: GraphqlOptions): Prepared {
   const no = (outcome: GraphqlOutcome): Prepared => ({ ok: false, outcome });
   const { query, variables, operationName } = request;
@@ -71,17 +97,20 @@ function prepare(schema: GraphQLSchema, request: GraphqlRequest, options: Graphq
   if (operationName !== undefined && operationName !== null && typeof operationName !== 'string') {
     return no(failed(new TraversalError('BAD_REQUEST', '"operationName" must be a string')));
   }
-  let document: DocumentNode;
-  try {
-    document = parse(query);
-  } catch (error) {
-    const e = error as GraphQLError;
-    return no(failed(new GraphQLError(e.message, { source: e.source, positions: e.positions, extensions: { code: 'GRAPHQL_PARSE_FAILED' } })));
-  }
-  const invalid = validate(schema, document, specifiedRules);
-  if (invalid.length > 0) {
-    const errors = invalid.map((e) => new GraphQLError(e.message, { nodes: e.nodes, extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } }).toJSON());
-    return no({ body: { errors }, hasData: false, scans: 0 });
+  let document = cachedDocument(schema, query);
+  if (document === undefined) {
+    try {
+      document = parse(query);
+    } catch (error) {
+      const e = error as GraphQLError;
+      return no(failed(new GraphQLError(e.message, { source: e.source, positions: e.positions, extensions: { code: 'GRAPHQL_PARSE_FAILED' } })));
+    }
+    const invalid = validate(schema, document, specifiedRules);
+    if (invalid.length > 0) {
+      const errors = invalid.map((e) => new GraphQLError(e.message, { nodes: e.nodes, extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } }).toJSON());
+      return no({ body: { errors }, hasData: false, scans: 0 });
+    }
+    keepDocument(schema, query, document);
   }
   const operation = getOperationAST(document, (operationName as string | null | undefined) ?? undefined);
   if (!operation) {

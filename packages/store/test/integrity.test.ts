@@ -12,7 +12,8 @@ import { crc32 } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openStore, recoverStore, StoreError, verifyStore, type StoreOptions } from '@ianode/store';
 import {
-  ADD, BEGIN, buildStore, COMMIT, contents, flipBit, folderImage, frameMap, removeTempDirs, rewriteFrame, tempDir, type Built,
+  ADD, BEGIN, buildStore, COMMIT, contents, expectSameContents, expectSameImage, flipBit, folderImage, frameMap, removeTempDirs, rewriteFrame, tempDir,
+  type Built,
 } from './support/damage.js';
 
 afterAll(removeTempDirs);
@@ -48,7 +49,7 @@ async function expectRefusal(dir: string, file: string, offset: number | RegExp)
   else expect(message).toMatch(offset);
   expect(message).toContain('ianode store recover');
   expect(logs.some((l) => l.level === 'error' && l.message === message), 'the refusal is logged').toBe(true);
-  expect(await folderImage(dir), 'a refused open changes nothing in the folder').toEqual(before);
+  expectSameImage(await folderImage(dir), before, 'a refused open changes nothing in the folder');
   return message;
 }
 
@@ -57,7 +58,7 @@ async function expectState(dir: string, built: Built, txId: number) {
   const { store, logs } = await openLogged(dir);
   try {
     expect(store.stats().txId).toBe(txId);
-    expect(contents(store)).toEqual(built.refs[txId]);
+    expectSameContents(contents(store), built.refs[txId]);
   } finally {
     await store.close();
   }
@@ -72,7 +73,7 @@ async function expectVerifyAndRecover(built: Built, keeps: number, file: string)
   expect(report.lines.join('\n')).toContain(file);
   const out = join(await tempDir(), 'recovered');
   const recovery = await recoverStore(built.dir, out);
-  expect(await folderImage(built.dir), 'recover never changes the folder it reads').toEqual(before);
+  expectSameImage(await folderImage(built.dir), before, 'recover never changes the folder it reads');
   expect(recovery.txId).toBe(keeps);
   const last = built.refs.length - 1;
   expect(recovery.lostCommits).toBe(last - keeps);
@@ -84,7 +85,7 @@ async function expectVerifyAndRecover(built: Built, keeps: number, file: string)
   }
   const store = await openStore({ dir: out });
   try {
-    expect(contents(store)).toEqual(built.refs[keeps]);
+    expectSameContents(contents(store), built.refs[keeps]);
   } finally {
     await store.close();
   }
@@ -379,13 +380,13 @@ describe('seeded damage sweeps', () => {
       } catch (err) {
         expect(err, where).toBeInstanceOf(StoreError);
         expect((err as StoreError).message, where).toContain(c.file);
-        expect(await folderImage(built.dir), where).toEqual(before);
+        expectSameImage(await folderImage(built.dir), before, where);
         outcomes.refused++;
         continue;
       }
       try {
         const txId = store.stats().txId;
-        expect(contents(store), where).toEqual(built.refs[txId]);
+        expectSameContents(contents(store), built.refs[txId], where);
         if (txId < last) {
           expect({ file: c.file, torn: c.offset >= lastBegin }, where).toEqual({ file: lastLog, torn: true });
           expect(txId, where).toBe(last - 1);

@@ -4,12 +4,12 @@
  * show all of the update or none of it, never a part, and an acknowledged update in full.
  */
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { namedNode } from '@ianode/rdf';
 import { openStore } from '@ianode/store';
 
@@ -20,14 +20,27 @@ afterAll(async () => {
   await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
 });
 
-async function preparedStore(): Promise<string> {
+async function tempDir(): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'ianode-update-crash-'));
   dirs.push(dir);
-  const store = await openStore({ dir, defaultLabel: '*' });
+  return dir;
+}
+
+/** A closed durable store holding the N <http://ex/p> triples; built once per file (see preparedStore). */
+let template: string;
+beforeAll(async () => {
+  template = await tempDir();
+  const store = await openStore({ dir: template, defaultLabel: '*' });
   const lines: string[] = [];
   for (let i = 0; i < N; i++) lines.push(`<http://ex/s${i}> <http://ex/p> "${i}" .\n`);
   await store.load(lines.join(''), { format: 'application/n-triples' });
   await store.close();
+});
+
+/** A fresh folder holding a byte-for-byte copy of the template store, for one case to crash. */
+async function preparedStore(): Promise<string> {
+  const dir = await tempDir();
+  await cp(template, dir, { recursive: true });
   return dir;
 }
 

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { openStore, type KeyQuad, type QuadStore, type StoreOptions } from '@ianode/store';
 import { Rng } from '@ianode/testkit';
+import { expect } from 'vitest';
 
 const dirs: string[] = [];
 export async function tempDir(prefix = 'ianode-integrity-'): Promise<string> {
@@ -95,6 +96,28 @@ export async function folderImage(dir: string): Promise<FolderImage> {
     image.set(name, { bytes: await readFile(path), mode: (await stat(path)).mode & 0o777 });
   }
   return image;
+}
+
+/**
+ * expect(actual).toEqual(expected) for folder images, run only when a plain comparison (same
+ * names, modes and bytes, by Buffer.equals) finds a difference: vitest's deep equality walks a
+ * Buffer key by key, which made the image checks most of the damage sweeps' time.
+ */
+export function expectSameImage(actual: FolderImage, expected: FolderImage | undefined, message?: string): void {
+  const same =
+    expected !== undefined &&
+    actual.size === expected.size &&
+    [...actual].every(([name, f]) => {
+      const other = expected.get(name);
+      return other !== undefined && other.mode === f.mode && other.bytes.equals(f.bytes);
+    });
+  if (!same) expect(actual, message).toEqual(expected);
+}
+
+/** expect(actual).toEqual(expected) for store contents, run only when a plain set comparison finds a difference. */
+export function expectSameContents(actual: Set<string>, expected: Set<string> | undefined, message?: string): void {
+  const same = expected !== undefined && actual.size === expected.size && [...actual].every((line) => expected.has(line));
+  if (!same) expect(actual, message).toEqual(expected);
 }
 
 export interface FrameInfo {
