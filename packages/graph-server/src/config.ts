@@ -563,7 +563,8 @@ export function configFromEnv(env: Env, file: GraphServerConfigInput = {}): Grap
   const corsOrigins = envValue(env, 'CORS_ORIGINS');
   const brokers = envValue(env, 'KAFKA_BOOTSTRAP_SERVERS');
   const loadDir = envValue(env, 'IANODE_UPDATE_LOAD_DIR');
-  const consoleKeys = stripUndefined(Object.fromEntries(Object.entries(CONSOLE_ENV).map(([key, name]) => [key, envValue(env, name)])) as Partial<ConsoleConfig>);
+  // Trimmed, blank = unset (as the console read them before).
+  const consoleKeys = stripUndefined(Object.fromEntries(Object.entries(CONSOLE_ENV).map(([key, name]) => [key, env[name]?.trim() || undefined])) as Partial<ConsoleConfig>);
   /** A dataset of the file with the environment's store settings and Kafka brokers. */
   const dataset = (entry: DatasetConfigInput): DatasetConfigInput => {
     if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) return entry; // resolveConfig names the mistake
