@@ -15,6 +15,7 @@
  * (`redact`), so a token or secret never reaches the file.
  */
 import { closeSync, fsyncSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { checkSection, deepFreeze, plainCopy, type Schema } from './config-schema.js';
 
 export interface AuditConfig {
   /** The audit file; undefined = audit lines only in the service log. */
@@ -31,7 +32,20 @@ export interface AuditConfig {
   queryText: boolean;
 }
 
-export const DEFAULT_AUDIT: AuditConfig = { file: undefined, maxBytes: 64 * 1024 * 1024, keep: 10, fsync: false, reads: false, queryText: false };
+/** `audit` of the configuration (config-schema.ts): its keys, kinds and defaults. */
+export const AUDIT_SCHEMA: Schema = {
+  type: 'object', additionalProperties: false, message: 'must be a mapping',
+  properties: {
+    file: { type: 'string', minLength: 1, message: 'must be a file path' },
+    maxBytes: { type: 'integer', minimum: 1024, default: 64 * 1024 * 1024, message: 'must be a whole number of bytes, at least 1024' },
+    keep: { type: 'integer', minimum: 0, default: 10, message: 'must be a whole number ≥ 0' },
+    fsync: { type: 'boolean', default: false, message: 'must be true or false' },
+    reads: { type: 'boolean', default: false, message: 'must be true or false' },
+    queryText: { type: 'boolean', default: false, message: 'must be true or false' },
+  },
+};
+
+export const DEFAULT_AUDIT: AuditConfig = deepFreeze(resolveAuditConfig(undefined));
 
 /** What kind of event a record is. */
 export type AuditKind = 'write' | 'admin' | 'read' | 'denied' | 'kafka';
@@ -144,17 +158,7 @@ function writeAllSync(fd: number, buffer: Buffer): void {
 
 /** Validates `audit.*` (throws TypeError naming the field). */
 export function resolveAuditConfig(input: Partial<AuditConfig> | undefined): AuditConfig {
-  const config: AuditConfig = { ...DEFAULT_AUDIT };
-  for (const [key, value] of Object.entries(input ?? {})) {
-    if (value === undefined) continue;
-    if (!(key in DEFAULT_AUDIT)) throw new TypeError(`audit: unknown key ${JSON.stringify(key)} (allowed: ${Object.keys(DEFAULT_AUDIT).join(', ')})`);
-    (config as unknown as Record<string, unknown>)[key] = value;
-  }
-  if (config.file !== undefined && (typeof config.file !== 'string' || config.file === '')) throw new TypeError('audit.file must be a file path');
-  if (typeof config.maxBytes !== 'number' || !Number.isInteger(config.maxBytes) || config.maxBytes < 1024) throw new TypeError('audit.maxBytes must be a whole number of bytes, at least 1024');
-  if (typeof config.keep !== 'number' || !Number.isInteger(config.keep) || config.keep < 0) throw new TypeError('audit.keep must be a whole number ≥ 0');
-  for (const key of ['fsync', 'reads', 'queryText'] as const) {
-    if (typeof config[key] !== 'boolean') throw new TypeError(`audit.${key} must be true or false`);
-  }
-  return config;
+  const config = plainCopy(input ?? {});
+  checkSection(AUDIT_SCHEMA, config, 'audit');
+  return { file: undefined, ...config } as AuditConfig;
 }

@@ -20,6 +20,7 @@ import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import { ATOMIC_TEMP_FILE, dumpChunks, writeFileAtomic, type DumpFigures, type QuadStore } from '@ianode/store';
 import { realTimers, type Timers } from './body-reader.js';
+import { checkSection, plainCopy, type Schema } from './config-schema.js';
 import type { TaskInfo, Tasks } from './tasks.js';
 
 /** What a backup reads: a dataset's name and its store (only its labelled state is read). */
@@ -185,6 +186,18 @@ export interface ResolvedBackupConfig {
   gzip: boolean;
 }
 
+/** `backup` of the configuration (config-schema.ts); what a schema cannot say (durations, the
+ * folder) resolveBackupConfig checks. */
+export const BACKUP_SCHEMA: Schema = {
+  type: 'object', additionalProperties: false, message: 'must be a mapping { dir, every, keep, gzip }',
+  properties: {
+    dir: { type: 'string', message: 'must be the folder backups are written to, got {value}' },
+    every: { type: ['string', 'number'], message: 'must be a duration such as 24h, 30m, 1h30m or 90s (or milliseconds), got {value}' },
+    keep: { type: 'integer', minimum: 1, message: 'must be a whole number of at least 1 (the newest backups kept per dataset), got {value}' },
+    gzip: { type: 'boolean', default: true, message: 'must be true or false, got {value}' },
+  },
+};
+
 /** The shortest schedule: a backup a minute at most. */
 export const MIN_BACKUP_EVERY_MS = 60_000;
 const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3600_000, d: 86_400_000 };
@@ -210,11 +223,9 @@ export function parseDuration(value: unknown, field: string): number {
  * `baseDir`: what a relative `dir` is relative to (default the working directory). */
 export function resolveBackupConfig(input: unknown, baseDir: string = process.cwd()): ResolvedBackupConfig | undefined {
   if (input === undefined || input === null) return undefined;
-  if (typeof input !== 'object' || Array.isArray(input)) throw new TypeError('backup must be a mapping { dir, every, keep, gzip }');
-  const allowed = ['dir', 'every', 'keep', 'gzip'];
-  const extra = Object.keys(input).filter((k) => !allowed.includes(k));
-  if (extra.length > 0) throw new TypeError(`backup: unknown key ${JSON.stringify(extra[0])} (allowed: ${allowed.join(', ')})`);
-  const { dir, every, keep, gzip } = input as BackupConfigInput;
+  const checked = plainCopy(input);
+  checkSection(BACKUP_SCHEMA, checked, 'backup');
+  const { dir, every, keep, gzip } = checked as BackupConfigInput;
   if (typeof dir !== 'string' || dir.trim() === '') throw new TypeError(`backup.dir must be the folder backups are written to, got ${JSON.stringify(dir)}`);
   let everyMs: number | undefined;
   if (every !== undefined) {

@@ -1,14 +1,17 @@
 /**
  * The graph server's configuration (SPEC §1): a YAML or JSON file with the services' one `${VAR}`
- * rule (@ianode/service config.ts), merged over defaults, plus the environment variables of
- * secure mode.
+ * rule (@ianode/service config.ts), checked section by section against JSON schemas
+ * (config-schema.ts: unknown keys refused, naming the path and the nearest known key; defaults in
+ * the schemas), frozen once resolved. The environment is mapped onto it once, by `main.ts`
+ * (configFromEnv); nothing else in the server reads `process.env`.
  */
 import { readLabel, validateLabel } from '@ianode/abac';
-import { DEFAULT_AUDIT, resolveAuditConfig, type AuditConfig } from './audit.js';
+import { AUDIT_SCHEMA, resolveAuditConfig, type AuditConfig } from './audit.js';
 import { envFlag, envList, envValue, parseCorsOrigins, readConfigFile, type Env } from '@ianode/service';
 import { ATTRIBUTE_FORMATS, type AttributeFormat, type TokenSource } from '@ianode/auth';
 import { resolveKafkaConfig, type KafkaConfig } from './kafka/config.js';
 import { resolveBackupConfig, type BackupConfigInput, type ResolvedBackupConfig } from './backup.js';
+import { checkSection, deepFreeze, plainCopy, type Schema } from './config-schema.js';
 
 /** Operations a caller may be allowed: query and graph-store reads (`read`), uploads, updates and
  * patches (`write`), and the administrators' reads such as the labels dump (`admin`). */
@@ -66,7 +69,7 @@ export function storeTuning(dataset: DatasetConfig): StoreTuning {
 
 /** `STORE_CHECKPOINT_BYTES`, `STORE_CHECKPOINT_INTERVAL_MS`, `STORE_COMPACT_DELETED_FRACTION` and
  * `STORE_COMPACT_MIN_DELETED` (empty strings count as unset); they win over the file. */
-export function storeTuningFromEnv(env: NodeJS.ProcessEnv = process.env): Partial<StoreTuning> {
+export function storeTuningFromEnv(env: Env): Partial<StoreTuning> {
   const out: Partial<StoreTuning> = {};
   for (const [field, name] of Object.entries(STORE_TUNING_ENV) as [keyof StoreTuning, string][]) {
     const text = env[name];
@@ -181,6 +184,11 @@ export interface WritesConfig {
    * that files data for others under labels it does not hold).
    */
   allowUnreadableLabels: boolean;
+  /**
+   * SPARQL Update `LOAD <file:…>` reads files under this folder only (`IANODE_UPDATE_LOAD_DIR`);
+   * unset (default): LOAD is refused. Never applies to updates replayed from Kafka.
+   */
+  updateLoadDir?: string | undefined;
 }
 
 export interface GraphServerConfig {
@@ -201,6 +209,23 @@ export interface GraphServerConfig {
   audit: AuditConfig;
   /** Online backups (backup.ts; docs/operations.md "Backups"); undefined: off (503 NOT_CONFIGURED). */
   backup?: ResolvedBackupConfig | undefined;
+  /** What the web console is told, over the `security` settings (routes/console.ts). */
+  console: ConsoleConfig;
+}
+
+/**
+ * The web console's settings for when the browser reaches a service at another address than the
+ * server does (a container network, a proxy); each unset one follows `security` (docs/console.md).
+ */
+export interface ConsoleConfig {
+  /** `CONSOLE_ISSUER`; default `security.openIdProviderUrl`. */
+  issuer?: string | undefined;
+  /** `CONSOLE_CLIENT_ID`; default the first of `security.clientIds`. */
+  clientId?: string | undefined;
+  /** `CONSOLE_ACCESS_SERVICE_URL`; default `security.userAttributesUrl`. */
+  accessServiceUrl?: string | undefined;
+  /** `CONSOLE_DIR`: the console's build folder; default the workspace's packages/console/dist. */
+  dir?: string | undefined;
 }
 
 export interface ServerConfig {
@@ -242,66 +267,130 @@ export interface GraphServerConfigInput {
   cors?: { origins?: string[] | string };
   audit?: Partial<AuditConfig>;
   backup?: BackupConfigInput | ResolvedBackupConfig;
+  console?: Partial<ConsoleConfig>;
 }
 
+// ---------------------------------------------------------------- the sections' schemas
+
+const nonNegative = (fallback?: number): Schema => ({ type: 'number', minimum: 0, ...(fallback === undefined ? {} : { default: fallback }), message: 'must be a non-negative number' });
+const flag = (fallback?: boolean): Schema => ({ type: 'boolean', ...(fallback === undefined ? {} : { default: fallback }), message: 'must be true or false' });
+const text = (message = 'must be a text'): Schema => ({ type: 'string', message });
+const folder: Schema = { type: 'string', minLength: 1, message: 'must be a folder path' };
+const texts = (message = 'must be a list of texts'): Schema => ({ type: 'array', items: { type: 'string' }, message });
+const mapping = (properties: Record<string, Schema | boolean>, extra: Schema = {}): Schema => ({ type: 'object', additionalProperties: false, properties, message: 'must be a mapping', ...extra });
+
+const LIMIT_DEFAULTS: LimitsConfig = {
+  queryTimeoutMs: 60_000, uploadBytes: 512 * 1024 * 1024, requestBytes: 1024 * 1024, queryMaxBytes: 1024 * 1024, queryMaxDepth: 200,
+  resultRows: 1_000_000, requestsPerMinute: 0, bodyIdleTimeoutMs: 30_000, bodyTimeoutMs: 600_000, spoolMemoryBytes: 16 * 1024 * 1024,
+  shutdownGraceMs: 30_000, queryWorkers: 0, queryQueue: 256,
+};
+
+/** `limits`: every limit a non-negative number, with its default. */
+export const LIMITS_SCHEMA: Schema = mapping(Object.fromEntries(Object.entries(LIMIT_DEFAULTS).map(([key, value]) => [key, nonNegative(value)])));
+
+/** A dataset's own `limits`: the same keys, no defaults (the server's apply). */
+const DATASET_LIMITS_SCHEMA: Schema = mapping(Object.fromEntries(Object.keys(LIMIT_DEFAULTS).map((key) => [key, nonNegative()])));
+
+/** Dataset names are one path segment; these are the server's own first segments. */
+const RESERVED_NAMES = new Set(['$', 'console', 'assets', 'favicon.ico']);
+
+const label: Schema = { type: 'string', message: 'must be a label expression' };
+
+/** One dataset (`dataset`, each of `datasets`, the settings of `POST /$/datasets`). */
+export const DATASET_SCHEMA: Schema = mapping({
+  name: {
+    type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$', not: { enum: [...RESERVED_NAMES] }, default: 'ds',
+    message: `must be a word of 1 to 64 letters, digits, _ or - (not ${[...RESERVED_NAMES].join(', ')}): {value}`,
+  },
+  storage: folder,
+  defaultLabel: { ...label, default: '!' },
+  permissions: mapping({
+    read: { ...label, default: 'ianode_read | ianode_admin' },
+    write: { ...label, default: 'ianode_admin' },
+    admin: { ...label, default: 'ianode_admin' },
+  }, { default: {} }),
+  labels: mapping({ legacy: flag(true) }, { default: {} }),
+  checkpointBytes: nonNegative(64 * 1024 * 1024),
+  checkpointIntervalMs: nonNegative(15 * 60_000),
+  compactDeletedFraction: nonNegative(0.25),
+  compactMinDeleted: nonNegative(10_000),
+  // Checked by resolveKafkaConfig against KAFKA_SCHEMA (`false` and null mean none).
+  kafka: true,
+  limits: DATASET_LIMITS_SCHEMA,
+  graphql: flag(),
+});
+
+/** `server`. */
+export const SERVER_SCHEMA: Schema = mapping({ admin: { ...label, default: 'ianode_admin' }, dataDir: folder });
+
+/** `writes`. */
+export const WRITES_SCHEMA: Schema = mapping({ allowUnreadableLabels: flag(false), updateLoadDir: folder });
+
+/** `security`. */
+export const SECURITY_SCHEMA: Schema = mapping({
+  jwksUrl: text(), albSigners: texts(), openIdProviderUrl: text(), userAttributesUrl: text(), attributeHierarchyUrl: text(),
+  userClaims: texts(), groupsClaim: text(), clientIds: texts(),
+  audience: { type: ['string', 'array'], items: { type: 'string' }, message: 'must be a text or a list of texts' },
+  acceptAccessTokens: flag(), revocationUrl: text(), revocationPollMs: nonNegative(), attributeCacheMs: nonNegative(30_000),
+  unknownUsers: { enum: ['deny', 'empty'], default: 'deny', message: 'must be deny or empty, got {value}' },
+  attributeFormat: { enum: [...ATTRIBUTE_FORMATS], default: 'auto', message: `must be ${ATTRIBUTE_FORMATS.join(', ')}, got {value}` },
+  tokenHeaders: {
+    type: 'array', minItems: 1, default: [{ header: 'Authorization', prefix: 'Bearer' }], message: 'must be a non-empty list of { header, prefix }',
+    items: mapping({ header: true, prefix: true }, { message: 'must be a mapping { header, prefix }' }),
+  },
+});
+
+/** `cors` (`origins` is read by parseCorsOrigins of @ianode/service: a list or a comma-separated text). */
+export const CORS_SCHEMA: Schema = mapping({ origins: true });
+
+/** `console`: what the browser is told (routes/console.ts); each defaults to the `security` setting it overrides. */
+export const CONSOLE_SCHEMA: Schema = mapping({ issuer: text(), clientId: text(), accessServiceUrl: text(), dir: folder });
+
+/** The file's top level: each section's schema, with `{}` for a section left out (so its defaults apply). */
+const CONFIG_SCHEMA: Schema = mapping({
+  // Each dataset is checked by resolveDatasetConfig, which names it (`dataset`, `datasets[1]`).
+  dataset: true,
+  datasets: { type: 'array', minItems: 1, message: 'must be a non-empty list of datasets' },
+  server: { ...SERVER_SCHEMA, default: {} },
+  writes: { ...WRITES_SCHEMA, default: {} },
+  limits: { ...LIMITS_SCHEMA, default: {} },
+  security: { ...SECURITY_SCHEMA, default: {} },
+  graphql: flag(false),
+  cors: { ...CORS_SCHEMA, default: {} },
+  audit: { ...AUDIT_SCHEMA, default: {} },
+  // Checked by resolveBackupConfig (BACKUP_SCHEMA), or a resolved one kept.
+  backup: true,
+  console: { ...CONSOLE_SCHEMA, default: {} },
+}, { message: 'must be a mapping' });
+
+/** The configuration with nothing set: every default (not frozen: a start for callers' own). */
 export function defaultConfig(): GraphServerConfig {
-  return {
-    dataset: {
-      name: 'ds',
-      defaultLabel: '!',
-      permissions: { read: 'ianode_read | ianode_admin', write: 'ianode_admin', admin: 'ianode_admin' },
-      labels: { legacy: true },
-      checkpointBytes: 64 * 1024 * 1024,
-      checkpointIntervalMs: 15 * 60_000,
-      compactDeletedFraction: 0.25,
-      compactMinDeleted: 10_000,
-    },
-    limits: { queryTimeoutMs: 60_000, uploadBytes: 512 * 1024 * 1024, requestBytes: 1024 * 1024,
-      queryMaxBytes: 1024 * 1024, queryMaxDepth: 200, resultRows: 1_000_000, requestsPerMinute: 0,
-      bodyIdleTimeoutMs: 30_000, bodyTimeoutMs: 600_000, spoolMemoryBytes: 16 * 1024 * 1024, shutdownGraceMs: 30_000,
-      queryWorkers: 0, queryQueue: 256 },
-    security: { attributeCacheMs: 30_000, unknownUsers: 'deny', attributeFormat: 'auto', tokenHeaders: [{ header: 'Authorization', prefix: 'Bearer' }] },
-    writes: { allowUnreadableLabels: false },
-    graphql: false,
-    cors: { origins: [] },
-    audit: { ...DEFAULT_AUDIT },
-    server: { admin: 'ianode_admin' },
-    datasets: [],
-  };
+  return resolveInput({});
 }
 
-/** Defaults, then `input`; validates names, labels and numbers (throws `TypeError` with the field). */
+/**
+ * Defaults, then `input`, checked section by section against the schemas (an unknown key, a value
+ * of the wrong kind: `TypeError` naming the path, and for an unknown key the nearest known one),
+ * then what a schema cannot say (labels, names used twice, header names). The result is frozen.
+ */
 export function resolveConfig(input: GraphServerConfigInput = {}): GraphServerConfig {
-  const base = defaultConfig();
+  return deepFreeze(resolveInput(input));
+}
+
+function resolveInput(given: GraphServerConfigInput): GraphServerConfig {
   // A resolved configuration (createGraphServer accepts one) has both, `dataset` being `datasets[0]`.
-  if (input.dataset !== undefined && Array.isArray(input.datasets) && input.datasets[0] === input.dataset) input = { ...input, dataset: undefined };
-  if (input.dataset !== undefined && input.datasets !== undefined) {
+  if (given?.dataset !== undefined && Array.isArray(given.datasets) && given.datasets[0] === given.dataset) given = { ...given, dataset: undefined };
+  const input = plainCopy(given) as Record<string, unknown>;
+  if (input !== null && typeof input === 'object' && input.dataset !== undefined && input.datasets !== undefined) {
     throw new TypeError('the configuration has both dataset and datasets: give one dataset as `dataset`, or all of them as the list `datasets`');
   }
-  if (input.datasets !== undefined && (!Array.isArray(input.datasets) || input.datasets.length === 0)) {
-    throw new TypeError('datasets must be a non-empty list of datasets');
-  }
-  const limits = { ...base.limits, ...stripUndefined(input.limits ?? {}) };
-  const graphql = input.graphql ?? base.graphql;
-  const config: GraphServerConfig = {
-    dataset: base.dataset,
-    datasets: [],
-    server: { ...base.server, ...stripUndefined(input.server ?? {}) },
-    writes: { ...base.writes, ...stripUndefined(input.writes ?? {}) },
-    limits,
-    security: { ...base.security, ...stripUndefined(input.security ?? {}) },
-    graphql,
-    cors: { origins: input.cors?.origins === undefined ? base.cors.origins : parseCorsOrigins(input.cors.origins, 'cors.origins') },
-    audit: resolveAuditConfig(input.audit),
-    // An already resolved configuration (createGraphServer accepts one) keeps its backup settings.
-    backup: input.backup === undefined ? undefined : 'everyMs' in (input.backup as object) ? (input.backup as ResolvedBackupConfig) : resolveBackupConfig(input.backup),
-  };
-  const inputs = input.datasets ?? [input.dataset ?? {}];
-  config.datasets = inputs.map((entry, i) => resolveDatasetConfig(entry, input.datasets === undefined ? 'dataset' : `datasets[${i}]`));
-  config.dataset = config.datasets[0]!;
+  checkSection(CONFIG_SCHEMA, input, '');
+  const checked = input as unknown as Omit<GraphServerConfig, 'dataset' | 'datasets' | 'cors' | 'backup'> & Pick<GraphServerConfigInput, 'dataset' | 'datasets' | 'cors' | 'backup'>;
+  const inputs = checked.datasets ?? [checked.dataset ?? {}];
+  const datasets = inputs.map((entry, i) => resolveDatasetConfig(entry, checked.datasets === undefined ? 'dataset' : `datasets[${i}]`));
   const names = new Set<string>();
   const folders = new Map<string, string>();
-  for (const dataset of config.datasets) {
+  for (const dataset of datasets) {
     if (names.has(dataset.name)) throw new TypeError(`datasets: the name ${JSON.stringify(dataset.name)} is used twice`);
     names.add(dataset.name);
     if (dataset.storage !== undefined) {
@@ -310,32 +399,27 @@ export function resolveConfig(input: GraphServerConfigInput = {}): GraphServerCo
       folders.set(dataset.storage, dataset.name);
     }
   }
-  for (const [field, value] of Object.entries(config.limits)) {
-    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) throw new TypeError(`limits.${field} must be a non-negative number`);
-  }
-  if (typeof config.server.admin !== 'string') throw new TypeError('server.admin must be a label expression');
   try {
-    validateLabel(config.server.admin);
+    validateLabel(checked.server.admin);
   } catch (error) {
     throw new TypeError(`server.admin: ${(error as Error).message}`);
   }
-  if (config.server.dataDir !== undefined && (typeof config.server.dataDir !== 'string' || config.server.dataDir === '')) {
-    throw new TypeError('server.dataDir must be a folder path');
-  }
-  if (config.security.unknownUsers !== 'deny' && config.security.unknownUsers !== 'empty') {
-    throw new TypeError(`security.unknownUsers must be deny or empty, got ${JSON.stringify(config.security.unknownUsers)}`);
-  }
-  if (!ATTRIBUTE_FORMATS.includes(config.security.attributeFormat)) {
-    throw new TypeError(`security.attributeFormat must be ${ATTRIBUTE_FORMATS.join(', ')}, got ${JSON.stringify(config.security.attributeFormat)}`);
-  }
-  config.security.tokenHeaders = checkTokenHeaders(config.security.tokenHeaders);
-  if (typeof config.graphql !== 'boolean') throw new TypeError('graphql must be true or false');
-  if (typeof config.writes.allowUnreadableLabels !== 'boolean') throw new TypeError('writes.allowUnreadableLabels must be true or false');
-  return config;
+  const backup = checked.backup;
+  return {
+    dataset: datasets[0]!,
+    datasets,
+    server: checked.server,
+    writes: checked.writes,
+    limits: checked.limits,
+    security: { ...checked.security, tokenHeaders: checkTokenHeaders(checked.security.tokenHeaders) },
+    graphql: checked.graphql,
+    cors: { origins: parseCorsOrigins(checked.cors?.origins, 'cors.origins') },
+    audit: resolveAuditConfig(checked.audit),
+    // An already resolved configuration (createGraphServer accepts one) keeps its backup settings.
+    backup: backup === undefined ? undefined : backup !== null && typeof backup === 'object' && 'everyMs' in backup ? (backup as ResolvedBackupConfig) : resolveBackupConfig(backup),
+    console: checked.console,
+  };
 }
-
-/** Dataset names are one path segment; these are the server's own first segments. */
-const RESERVED_NAMES = new Set(['$', 'console', 'assets', 'favicon.ico']);
 
 /** A first path segment the server keeps for itself (`/$/…`, the console's). */
 export function isReservedName(segment: string): boolean {
@@ -344,21 +428,8 @@ export function isReservedName(segment: string): boolean {
 
 /** One dataset of the configuration (or of `POST /$/datasets`), over the defaults; `where` names it in errors. */
 export function resolveDatasetConfig(input: DatasetConfigInput, where = 'dataset'): DatasetConfig {
-  if (input === null || typeof input !== 'object' || Array.isArray(input)) throw new TypeError(`${where} must be a mapping`);
-  const base = defaultConfig().dataset;
-  const dataset: DatasetConfig = {
-    ...base,
-    ...stripUndefined(input),
-    permissions: { ...base.permissions, ...stripUndefined(input.permissions ?? {}) },
-    labels: { ...base.labels, ...stripUndefined(input.labels ?? {}) },
-    kafka: resolveKafkaConfig(input.kafka),
-  };
-  if (typeof dataset.name !== 'string' || !/^[A-Za-z0-9_-]{1,64}$/.test(dataset.name) || RESERVED_NAMES.has(dataset.name)) {
-    throw new TypeError(`${where}.name must be a word of 1 to 64 letters, digits, _ or - (not ${[...RESERVED_NAMES].join(', ')}): ${JSON.stringify(dataset.name)}`);
-  }
-  if (dataset.storage !== undefined && (typeof dataset.storage !== 'string' || dataset.storage === '')) throw new TypeError(`${where}.storage must be a folder path`);
-  if (typeof dataset.labels.legacy !== 'boolean') throw new TypeError(`${where}.labels.legacy must be true or false`);
-  if (typeof dataset.defaultLabel !== 'string') throw new TypeError(`${where}.defaultLabel must be a label expression`);
+  const dataset = plainCopy(input) as DatasetConfig;
+  checkSection(DATASET_SCHEMA, dataset, where);
   try {
     // The default label is data-side: read as uploads are (legacy fallback); permissions are strict.
     dataset.defaultLabel = readLabel(dataset.defaultLabel, { legacy: dataset.labels.legacy });
@@ -366,27 +437,13 @@ export function resolveDatasetConfig(input: DatasetConfigInput, where = 'dataset
     throw new TypeError(`${where}.defaultLabel: ${(error as Error).message}`);
   }
   for (const operation of ['read', 'write', 'admin'] as const) {
-    const field = `${where}.permissions.${operation}`;
-    const label = dataset.permissions[operation];
-    if (typeof label !== 'string') throw new TypeError(`${field} must be a label expression`);
     try {
-      validateLabel(label);
+      validateLabel(dataset.permissions[operation]);
     } catch (error) {
-      throw new TypeError(`${field}: ${(error as Error).message}`);
+      throw new TypeError(`${where}.permissions.${operation}: ${(error as Error).message}`);
     }
   }
-  for (const [field, value] of Object.entries(storeTuning(dataset))) {
-    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) throw new TypeError(`${where}.${field} must be a non-negative number`);
-  }
-  if (dataset.limits !== undefined) {
-    if (dataset.limits === null || typeof dataset.limits !== 'object' || Array.isArray(dataset.limits)) throw new TypeError(`${where}.limits must be a mapping`);
-    const known = Object.keys(defaultConfig().limits);
-    for (const [field, value] of Object.entries(dataset.limits)) {
-      if (!known.includes(field)) throw new TypeError(`${where}.limits.${field} is not a limit (known: ${known.join(', ')})`);
-      if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) throw new TypeError(`${where}.limits.${field} must be a non-negative number`);
-    }
-  }
-  if (dataset.graphql !== undefined && typeof dataset.graphql !== 'boolean') throw new TypeError(`${where}.graphql must be true or false`);
+  dataset.kafka = resolveKafkaConfig(dataset.kafka, `${where}.kafka`);
   return dataset;
 }
 
@@ -412,11 +469,9 @@ function checkTokenHeaders(value: unknown): TokenHeader[] {
   if (!Array.isArray(value) || value.length === 0) throw new TypeError('security.tokenHeaders must be a non-empty list of { header, prefix }');
   const seen = new Set<string>();
   return value.map((entry: unknown, i) => {
+    // The schema made it a mapping of these two keys at most.
     const where = `security.tokenHeaders[${i}]`;
-    if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) throw new TypeError(`${where} must be a mapping { header, prefix }`);
-    const { header, prefix, ...rest } = entry as Record<string, unknown>;
-    const extra = Object.keys(rest);
-    if (extra.length > 0) throw new TypeError(`${where}: unknown key ${JSON.stringify(extra[0])} (allowed: header, prefix)`);
+    const { header, prefix } = entry as Record<string, unknown>;
     if (typeof header !== 'string' || !HEADER_TOKEN.test(header)) throw new TypeError(`${where}.header must be an HTTP header name, got ${JSON.stringify(header)}`);
     if (prefix !== undefined && prefix !== null && (typeof prefix !== 'string' || (prefix !== '' && !HEADER_TOKEN.test(prefix)))) {
       throw new TypeError(`${where}.prefix must be one word (e.g. Bearer) or empty, got ${JSON.stringify(prefix)}`);
@@ -432,7 +487,7 @@ function stripUndefined<T extends object>(value: T): Partial<T> {
 }
 
 /** Reads a YAML or JSON configuration file, with the `${VAR}` rule of @ianode/service. */
-export async function loadConfigFile(path: string, env: Env = process.env): Promise<GraphServerConfigInput> {
+export async function loadConfigFile(path: string, env: Env): Promise<GraphServerConfigInput> {
   const parsed = await readConfigFile(path, env);
   if (parsed === null || parsed === undefined) return {};
   if (typeof parsed !== 'object' || Array.isArray(parsed)) throw new TypeError(`${path}: the configuration must be a mapping`);
@@ -463,7 +518,7 @@ function envWithAlias(env: Env, name: string): string | undefined {
 }
 
 /** The secure-mode variables of SPEC §1 (empty strings count as unset). */
-export function securityFromEnv(env: Env = process.env): Partial<SecurityConfig> {
+export function securityFromEnv(env: Env): Partial<SecurityConfig> {
   const get = (name: string) => envValue(env, name);
   return {
     jwksUrl: get('JWKS_URL'),
@@ -481,25 +536,55 @@ export function securityFromEnv(env: Env = process.env): Partial<SecurityConfig>
   };
 }
 
-/** Reads the file and the environment into one input (shared with the CLI). */
-export async function configFromFileAndEnv(path: string | undefined, env: Env = process.env): Promise<GraphServerConfigInput> {
-  const file = path === undefined ? {} : await loadConfigFile(path, env);
-  const fromEnv = Object.fromEntries(Object.entries(securityFromEnv(env)).filter(([, v]) => v !== undefined));
+/** The `console` keys the environment sets (each wins over the file's). */
+const CONSOLE_ENV: Record<keyof ConsoleConfig, string> = {
+  issuer: 'CONSOLE_ISSUER',
+  clientId: 'CONSOLE_CLIENT_ID',
+  accessServiceUrl: 'CONSOLE_ACCESS_SERVICE_URL',
+  dir: 'CONSOLE_DIR',
+};
+
+/**
+ * The environment mapped onto the configuration, once, for `main.ts` (and the CLI): each variable
+ * sets one key and wins over `file`'s value (empty strings count as unset):
+ * the secure-mode variables (securityFromEnv) → `security.*`; `STORE_*` (storeTuningFromEnv) →
+ * every dataset's store settings; `QUERY_WORKERS` → `limits.queryWorkers`; `CORS_ORIGINS` →
+ * `cors.origins`; `KAFKA_BOOTSTRAP_SERVERS` → `brokers` of each dataset's `kafka` that names none;
+ * `IANODE_UPDATE_LOAD_DIR` → `writes.updateLoadDir`; `CONSOLE_ISSUER`, `CONSOLE_CLIENT_ID`,
+ * `CONSOLE_ACCESS_SERVICE_URL`, `CONSOLE_DIR` → `console.*`. Nothing else reads the environment.
+ */
+export function configFromEnv(env: Env, file: GraphServerConfigInput = {}): GraphServerConfigInput {
+  const security = stripUndefined(securityFromEnv(env));
   const tuning = storeTuningFromEnv(env);
   const workers = env['QUERY_WORKERS'];
   if (workers !== undefined && workers.trim() !== '' && !/^\d+$/.test(workers.trim())) {
     throw new TypeError(`QUERY_WORKERS must be a whole number (0 = one per core), got ${JSON.stringify(workers)}`);
   }
   const corsOrigins = envValue(env, 'CORS_ORIGINS');
+  const brokers = envValue(env, 'KAFKA_BOOTSTRAP_SERVERS');
+  const loadDir = envValue(env, 'IANODE_UPDATE_LOAD_DIR');
+  // Trimmed, blank = unset (as the console read them before).
+  const consoleKeys = stripUndefined(Object.fromEntries(Object.entries(CONSOLE_ENV).map(([key, name]) => [key, env[name]?.trim() || undefined])) as Partial<ConsoleConfig>);
+  /** A dataset of the file with the environment's store settings and Kafka brokers. */
+  const dataset = (entry: DatasetConfigInput): DatasetConfigInput => {
+    if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) return entry; // resolveConfig names the mistake
+    const kafka = entry.kafka as Record<string, unknown> | undefined;
+    const needsBrokers = brokers !== undefined && kafka !== null && typeof kafka === 'object' && !Array.isArray(kafka) && kafka.brokers === undefined && kafka.bootstrapServers === undefined;
+    return { ...entry, ...tuning, ...(needsBrokers ? { kafka: { ...kafka, brokers } } : {}) };
+  };
+  const datasets = Array.isArray(file.datasets) ? { datasets: file.datasets.map(dataset) } : file.datasets !== undefined ? {} : { dataset: dataset(file.dataset ?? {}) };
   return {
     ...file,
+    ...datasets,
     ...(corsOrigins === undefined ? {} : { cors: { ...(file.cors ?? {}), origins: corsOrigins } }),
-    ...(Object.keys(tuning).length > 0
-      ? file.datasets !== undefined && Array.isArray(file.datasets)
-        ? { datasets: file.datasets.map((dataset) => ({ ...dataset, ...tuning })) }
-        : { dataset: { ...(file.dataset ?? {}), ...tuning } }
-      : {}),
     ...(workers !== undefined && workers.trim() !== '' ? { limits: { ...(file.limits ?? {}), queryWorkers: Number(workers) } } : {}),
-    security: { ...(file.security ?? {}), ...fromEnv },
+    ...(loadDir === undefined ? {} : { writes: { ...(file.writes ?? {}), updateLoadDir: loadDir } }),
+    ...(Object.keys(consoleKeys).length === 0 ? {} : { console: { ...(file.console ?? {}), ...consoleKeys } }),
+    security: { ...(file.security ?? {}), ...security },
   };
+}
+
+/** Reads the file and maps the environment over it (configFromEnv): what `main.ts` and the CLI start from. */
+export async function configFromFileAndEnv(path: string | undefined, env: Env): Promise<GraphServerConfigInput> {
+  return configFromEnv(env, path === undefined ? {} : await loadConfigFile(path, env));
 }

@@ -30,7 +30,8 @@ async function start(): Promise<GraphServer | undefined> {
   const port = parsePort(values.port);
   const waitMs = values.wait === undefined ? 0 : Number(values.wait) * 1000;
   if (!Number.isFinite(waitMs) || waitMs < 0) throw new UsageError(`--wait must be a number of seconds, got ${values.wait}`);
-  const input = await configFromFileAndEnv(values.config).catch((error: unknown) => {
+  // The one place the environment becomes configuration (configFromEnv: docs/graph-server.md "Configuration").
+  const input = await configFromFileAndEnv(values.config, process.env).catch((error: unknown) => {
     throw new UsageError((error as Error).message, { cause: error });
   });
   // The server's code (Fastify, the query engine, the store) is loaded once the command line and the

@@ -243,13 +243,13 @@ export function applySparqlUpdate(
   replicated = false,
 ): Promise<{ value: UpdateResult; txId: number; outcome: WriteOutcome }> {
   const { queryTimeoutMs, resultRows } = ctx.config.limits;
-  const loadDir = replicated ? undefined : process.env.IANODE_UPDATE_LOAD_DIR;
+  const loadDir = replicated ? undefined : ctx.config.writes.updateLoadDir;
   return withWriteScope(ctx, caller, label, (scope) =>
     executeUpdate(scope.view, parsed, { applyOps: (ops) => scope.apply(ops) }, {
       deadline: queryTimeoutMs > 0 && !replicated ? Date.now() + queryTimeoutMs : undefined,
       rowBudget: resultRows > 0 ? resultRows : undefined,
       insertsVisible: scope.insertsVisible,
-      // LOAD is off unless IANODE_UPDATE_LOAD_DIR names a folder; then only files under it.
+      // LOAD is off unless writes.updateLoadDir (IANODE_UPDATE_LOAD_DIR) names a folder; then only files under it.
       load: loadDir ? createFileLoader(loadDir, LOAD_CONVERTERS) : undefined,
     }), extras);
 }

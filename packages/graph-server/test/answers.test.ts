@@ -78,7 +78,7 @@ async function count(graph?: string): Promise<number> {
 
 beforeAll(async () => {
   loadDir = await mkdtemp(path.join(tmpdir(), 'ianode-answers-'));
-  server = await createGraphServer({ limits: { uploadBytes: 1 << 20 }, graphql: true }, { logger: false, queryTimers: workerTimers.timers });
+  server = await createGraphServer({ limits: { uploadBytes: 1 << 20 }, graphql: true, writes: { updateLoadDir: loadDir } }, { logger: false, queryTimers: workerTimers.timers });
   base = await server.listen({ port: 0 });
   const lines: string[] = [];
   for (let i = 0; i < 600; i++) lines.push(`<http://x/r${i}> <http://x/k> ${i} .`);
@@ -172,14 +172,10 @@ describe('RDF/XML in', () => {
   it('SPARQL Update LOAD of a .rdf file', async () => {
     const file = path.join(loadDir, 'data.rdf');
     await writeFile(file, RDFXML);
-    process.env.IANODE_UPDATE_LOAD_DIR = loadDir;
-    try {
-      const r = await fetch(`${base}/ds/update`, { method: 'POST', headers: { 'content-type': 'application/sparql-update' }, body: `LOAD <${pathToFileURL(file).href}> INTO GRAPH <http://x/loaded>` });
-      expect(r.status, await r.clone().text()).toBe(200);
-      expect(await count('http://x/loaded')).toBe(4);
-    } finally {
-      delete process.env.IANODE_UPDATE_LOAD_DIR;
-    }
+    // writes.updateLoadDir (IANODE_UPDATE_LOAD_DIR through configFromEnv) is the server's loadDir.
+    const r = await fetch(`${base}/ds/update`, { method: 'POST', headers: { 'content-type': 'application/sparql-update' }, body: `LOAD <${pathToFileURL(file).href}> INTO GRAPH <http://x/loaded>` });
+    expect(r.status, await r.clone().text()).toBe(200);
+    expect(await count('http://x/loaded')).toBe(4);
   });
 });
 

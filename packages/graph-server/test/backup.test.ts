@@ -272,7 +272,7 @@ describe('resolveBackupConfig', () => {
     [{ dir: '/b', keep: 0 }, /backup\.keep must be a whole number/],
     [{ dir: '/b', keep: 1.5 }, /backup\.keep/],
     [{ dir: '/b', gzip: 'yes' }, /backup\.gzip must be true or false/],
-    [{ dir: '/b', every: '1h', retention: 3 }, /backup: unknown key "retention"/],
+    [{ dir: '/b', every: '1h', retention: 3 }, /backup\.retention: unknown key "retention"; did you mean backup\.every\? \(backup takes dir, every, keep, gzip\)/],
   ])('%j is a TypeError naming the field', (input, message) => {
     expect(() => resolveBackupConfig(input)).toThrow(TypeError);
     expect(() => resolveBackupConfig(input)).toThrow(message);

@@ -6,7 +6,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { configFromFileAndEnv, resolveConfig, storeTuning } from '@ianode/graph-server';
+import { configFromEnv, configFromFileAndEnv, resolveConfig, storeTuning } from '@ianode/graph-server';
 
 const dirs: string[] = [];
 afterAll(async () => {
@@ -74,5 +74,85 @@ describe("the reference's environment names (issue 17, item 8)", () => {
     expect(config.security.unknownUsers).toBe('deny');
     expect(config.security.tokenHeaders).toEqual([{ header: 'Authorization', prefix: 'Bearer' }]);
     expect(resolveConfig({ security: { tokenHeaders: [{ header: 'X-Amzn-Oidc-Data' }] } }).security.tokenHeaders).toEqual([{ header: 'X-Amzn-Oidc-Data', prefix: '' }]);
+  });
+});
+
+describe('configuration by schema (unknown keys, defaults, frozen)', () => {
+  it('a misspelt key at the top stops the start, naming it and the nearest key', () => {
+    expect(() => resolveConfig({ sercurity: {} } as never)).toThrow(/^sercurity: unknown key "sercurity"; did you mean security\? \(the configuration takes dataset, datasets, .*security/);
+  });
+
+  it('a misspelt key in a section names its path and the nearest key of that section', () => {
+    expect(() => resolveConfig({ limits: { queryTimeoutMS: 5 } } as never)).toThrow(/^limits\.queryTimeoutMS: unknown key "queryTimeoutMS"; did you mean limits\.queryTimeoutMs\?/);
+    expect(() => resolveConfig({ security: { clientId: ['c'] } } as never)).toThrow(/security\.clientId: unknown key "clientId"; did you mean security\.clientIds\?/);
+    expect(() => resolveConfig({ writes: { allowUnreadableLabel: true } } as never)).toThrow(/writes\.allowUnreadableLabel: .*did you mean writes\.allowUnreadableLabels\?/);
+    expect(() => resolveConfig({ audit: { queryTxt: true } } as never)).toThrow(/audit\.queryTxt: .*did you mean audit\.queryText\?/);
+  });
+
+  it('a misspelt key in a dataset entry names the entry', () => {
+    expect(() => resolveConfig({ datasets: [{ name: 'a' }, { name: 'b', permisions: { read: 'x' } }] } as never)).toThrow(/^datasets\[1\]\.permisions: unknown key "permisions"; did you mean datasets\[1\]\.permissions\?/);
+    expect(() => resolveConfig({ dataset: { permissions: { reed: 'x' } } } as never)).toThrow(/^dataset\.permissions\.reed: .*did you mean dataset\.permissions\.read\?/);
+    expect(() => resolveConfig({ dataset: { limits: { resultRow: 1 } } } as never)).toThrow(/^dataset\.limits\.resultRow: .*did you mean dataset\.limits\.resultRows\?/);
+    expect(() => resolveConfig({ datasets: [{ name: 'k', kafka: { topic: 't', brokers: 'k:1', fetchMessage: 5 } }] })).toThrow(/^datasets\[0\]\.kafka\.fetchMessage: .*did you mean datasets\[0\]\.kafka\.fetchMessages\?/);
+  });
+
+  it('a misspelt key in the file stops configFromFileAndEnv + resolveConfig (what main.ts runs)', async () => {
+    const path = await configFile('limits:\n  queryTimeoutMS: 5\n');
+    const input = await configFromFileAndEnv(path, {});
+    expect(() => resolveConfig(input)).toThrow(/limits\.queryTimeoutMS: .*did you mean limits\.queryTimeoutMs\?/);
+  });
+
+  it('a value of the wrong kind names its path (the messages of before)', () => {
+    expect(() => resolveConfig({ limits: { queryTimeoutMs: -1 } })).toThrow(/^limits\.queryTimeoutMs must be a non-negative number$/);
+    expect(() => resolveConfig({ graphql: 'yes' as never })).toThrow(/^graphql must be true or false$/);
+    expect(() => resolveConfig({ limits: 5 as never })).toThrow(/^limits must be a mapping$/);
+    expect(() => resolveConfig({ datasets: [{ name: 'a' }, { name: 'b', labels: { legacy: 'no' as never } }] })).toThrow(/^datasets\[1\]\.labels\.legacy must be true or false$/);
+    expect(() => resolveConfig({ writes: { updateLoadDir: '' } })).toThrow(/^writes\.updateLoadDir must be a folder path$/);
+  });
+
+  it('the defaults come from the schemas, and the result is frozen through and through', () => {
+    const config = resolveConfig({ limits: { queryTimeoutMs: 5 } });
+    expect(config.limits).toMatchObject({ queryTimeoutMs: 5, uploadBytes: 512 * 1024 * 1024, queryQueue: 256 });
+    expect(config.writes).toEqual({ allowUnreadableLabels: false });
+    expect(config.audit).toMatchObject({ maxBytes: 64 * 1024 * 1024, keep: 10, reads: false });
+    for (const part of [config, config.limits, config.security, config.security.tokenHeaders, config.security.tokenHeaders[0], config.dataset, config.dataset.permissions, config.datasets, config.audit, config.cors.origins]) {
+      expect(Object.isFrozen(part)).toBe(true);
+    }
+    expect(() => {
+      (config.limits as { queryTimeoutMs: number }).queryTimeoutMs = 1;
+    }).toThrow(TypeError);
+    // A frozen configuration is accepted again (createGraphServer resolves what it is given), and the caller's input is left as it was.
+    expect(resolveConfig(config)).toEqual(config);
+    const input = { limits: { queryTimeoutMs: 7 } };
+    resolveConfig(input);
+    expect(input).toEqual({ limits: { queryTimeoutMs: 7 } });
+  });
+});
+
+describe('the environment mapped onto the configuration (configFromEnv, called by main.ts)', () => {
+  it('maps each variable to its key, over the file', () => {
+    const file = { writes: { allowUnreadableLabels: true }, limits: { queryTimeoutMs: 9 }, security: { groupsClaim: 'g' }, console: { issuer: 'http://file' } };
+    const env = {
+      IANODE_UPDATE_LOAD_DIR: '/srv/load', QUERY_WORKERS: '3', CORS_ORIGINS: 'https://a.example, https://b.example', JWKS_URL: 'http://idp/jwks.json',
+      CONSOLE_ISSUER: 'http://env', CONSOLE_DIR: '/srv/console', STORE_CHECKPOINT_BYTES: '1024', UNRELATED: 'x',
+    };
+    const config = resolveConfig(configFromEnv(env, file));
+    expect(config.writes).toEqual({ allowUnreadableLabels: true, updateLoadDir: '/srv/load' });
+    expect(config.limits).toMatchObject({ queryTimeoutMs: 9, queryWorkers: 3 });
+    expect(config.cors.origins).toEqual(['https://a.example', 'https://b.example']);
+    expect(config.security).toMatchObject({ jwksUrl: 'http://idp/jwks.json', groupsClaim: 'g' });
+    expect(config.console).toEqual({ issuer: 'http://env', dir: '/srv/console' });
+    expect(config.dataset.checkpointBytes).toBe(1024);
+  });
+
+  it('an unset or empty variable leaves the file (and the default) alone', () => {
+    const config = resolveConfig(configFromEnv({ IANODE_UPDATE_LOAD_DIR: '', CONSOLE_DIR: '  ' }, {}));
+    expect(config.writes.updateLoadDir).toBeUndefined();
+    expect(config.console).toEqual({});
+    expect(configFromEnv({}, { limits: { queryTimeoutMs: 1 } }).limits).toEqual({ queryTimeoutMs: 1 });
+  });
+
+  it('a malformed value names the variable', () => {
+    expect(() => configFromEnv({ QUERY_WORKERS: 'many' })).toThrow(/QUERY_WORKERS must be a whole number/);
   });
 });

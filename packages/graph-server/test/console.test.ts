@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGraphServer, resolveConfig, type GraphServer } from '../src/index.js';
+import { configFromEnv, createGraphServer, resolveConfig, type GraphServer } from '../src/index.js';
 import { consoleOptions, contentSecurityPolicy, isConsoleRoute, registerConsole } from '../src/routes/console.js';
 import { authority, CLIENT, ISSUER, type Authority } from './helpers.js';
 
@@ -29,15 +29,10 @@ beforeAll(async () => {
   writeFileSync(path.join(dir, 'assets/.secret'), 'not served');
   writeFileSync(path.join(dir, 'outside.txt'), 'not an asset');
   idp = await authority({ 'user@test': ['ianode_read'] });
-  process.env.CONSOLE_DIR = dir;
-  try {
-    server = await createGraphServer(
-      { security: idp.security, graphql: true },
-      { logger: false, jwksCooldownMs: 0 },
-    );
-  } finally {
-    delete process.env.CONSOLE_DIR;
-  }
+  server = await createGraphServer(
+    { security: idp.security, graphql: true, console: { dir } },
+    { logger: false, jwksCooldownMs: 0 },
+  );
 });
 
 afterAll(async () => {
@@ -114,21 +109,22 @@ describe('consoleOptions and registerConsole', () => {
   const secure = resolveConfig({ security: { jwksUrl: 'http://idp/jwks.json', openIdProviderUrl: 'http://idp.test/pool/', userAttributesUrl: 'http://access.test:8091/users/lookup/{user}', clientIds: ['c1', 'c2'] } });
 
   it('takes the issuer, the first client and the access service\'s origin from the security settings', () => {
-    expect(consoleOptions(secure, {})).toEqual({
+    expect(consoleOptions(secure)).toEqual({
       client: { issuer: 'http://idp.test/pool', clientId: 'c1', accessServiceUrl: 'http://access.test:8091', dataset: 'ds', labelsLegacy: true, graphql: false, mode: 'secure' },
     });
   });
 
   it('the environment overrides each (the browser may reach the services at other addresses)', () => {
-    const options = consoleOptions(secure, { CONSOLE_ISSUER: 'https://login.example/pool', CONSOLE_CLIENT_ID: 'web', CONSOLE_ACCESS_SERVICE_URL: 'https://access.example/', CONSOLE_DIR: '/srv/console' });
+    const env = { CONSOLE_ISSUER: 'https://login.example/pool', CONSOLE_CLIENT_ID: 'web', CONSOLE_ACCESS_SERVICE_URL: 'https://access.example/', CONSOLE_DIR: '/srv/console' };
+    const options = consoleOptions(resolveConfig(configFromEnv(env, { security: secure.security })));
     expect(options).toMatchObject({ dir: '/srv/console', client: { issuer: 'https://login.example/pool', clientId: 'web', accessServiceUrl: 'https://access.example' } });
     expect(contentSecurityPolicy(options.client)).toContain("connect-src 'self' https://login.example https://access.example;");
   });
 
   it('open mode: no sign-in; a secure server without an issuer: no config (the page says it cannot sign in)', async () => {
-    expect(consoleOptions(resolveConfig({}), {}).client).toMatchObject({ mode: 'open', issuer: '' });
+    expect(consoleOptions(resolveConfig({})).client).toMatchObject({ mode: 'open', issuer: '' });
     const noIssuer = resolveConfig({ security: { jwksUrl: 'http://idp/jwks.json', userAttributesUrl: 'http://a', clientIds: ['c'] } });
-    const options = consoleOptions(noIssuer, {});
+    const options = consoleOptions(noIssuer);
     expect(options.client).toBeUndefined();
     expect(contentSecurityPolicy(undefined)).toContain("connect-src 'self';");
     const app = Fastify({ logger: false });
@@ -143,17 +139,15 @@ describe('consoleOptions and registerConsole', () => {
 
   it('without a build, / says how to make one (open mode: the config says there is no sign-in)', async () => {
     const empty = mkdtempSync(path.join(tmpdir(), 'ianode-console-empty-'));
-    process.env.CONSOLE_DIR = empty;
     let open: GraphServer | undefined;
     try {
-      open = await createGraphServer({}, { logger: false });
+      open = await createGraphServer({ console: { dir: empty } }, { logger: false });
       const r = await open.app.inject({ method: 'GET', url: '/' });
       expect(r.statusCode).toBe(404);
       expect(r.json()).toMatchObject({ code: 'NOT_FOUND' });
       expect(r.json().message).toContain('npm run build');
       expect((await open.app.inject({ method: 'GET', url: '/console/config.json' })).json()).toMatchObject({ mode: 'open' });
     } finally {
-      delete process.env.CONSOLE_DIR;
       await open?.close();
       rmSync(empty, { recursive: true, force: true });
     }

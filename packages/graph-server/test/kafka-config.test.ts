@@ -4,7 +4,7 @@
  * the key. The connector itself runs against a real broker in test/e2e/kafka.e2e.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { resolveConfig } from '../src/config.js';
+import { configFromEnv, resolveConfig } from '../src/config.js';
 import { callerOfWriter, MalformedMessage, writerHeader } from '../src/kafka/apply.js';
 import { resolveKafkaConfig } from '../src/kafka/config.js';
 import { offsetKey } from '../src/kafka/connector.js';
@@ -16,16 +16,19 @@ describe('dataset.kafka', () => {
   });
 
   it('takes the defaults of docs/kafka.md', () => {
-    const config = resolveKafkaConfig({ topic: 'knowledge', brokers: 'k1:9092, k2:9093' }, {})!;
+    const config = resolveKafkaConfig({ topic: 'knowledge', brokers: 'k1:9092, k2:9093' })!;
     expect(config).toMatchObject({
       topic: 'knowledge', brokers: ['k1:9092', 'k2:9093'], group: 'JenaFusekiKafka', start: 'earliest', onError: 'stop',
       writes: 'log', readWaitMs: 10_000, startWaitMs: 60_000, fetchMessages: 500, tls: undefined, sasl: undefined,
     });
   });
 
-  it('reads the brokers from KAFKA_BOOTSTRAP_SERVERS when the file has none', () => {
-    expect(resolveKafkaConfig({ topic: 't' }, { KAFKA_BOOTSTRAP_SERVERS: 'kafka:9092' })!.brokers).toEqual(['kafka:9092']);
-    expect(() => resolveKafkaConfig({ topic: 't' }, {})).toThrow(/KAFKA_BOOTSTRAP_SERVERS/);
+  it('reads the brokers from KAFKA_BOOTSTRAP_SERVERS when the file has none (configFromEnv, main.ts)', () => {
+    const file = { datasets: [{ name: 'a', kafka: { topic: 't' } }, { name: 'b', kafka: { topic: 'u', brokers: 'own:1' } }, { name: 'c' }] };
+    const config = resolveConfig(configFromEnv({ KAFKA_BOOTSTRAP_SERVERS: 'kafka:9092' }, file));
+    expect(config.datasets.map((dataset) => dataset.kafka?.brokers)).toEqual([['kafka:9092'], ['own:1'], undefined]);
+    expect(() => resolveKafkaConfig({ topic: 't' })).toThrow(/KAFKA_BOOTSTRAP_SERVERS/);
+    expect(() => resolveConfig(configFromEnv({}, file))).toThrow(/datasets\[0\]\.kafka\.brokers .*KAFKA_BOOTSTRAP_SERVERS/);
   });
 
   it.each([
@@ -41,10 +44,11 @@ describe('dataset.kafka', () => {
     [{ topic: 't', brokers: 'k:1', readWaitMs: -1 }, /readWaitMs/],
     [{ topic: 't', brokers: 'k:1', sasl: { mechanism: 'GSSAPI', username: 'u', password: 'p' } }, /sasl.mechanism/],
     [{ topic: 't', brokers: 'k:1', tls: 'yes' }, /tls/],
-    [{ topic: 't', brokers: 'k:1', partitions: 3 }, /dataset.kafka.partitions is not a setting/],
+    [{ topic: 't', brokers: 'k:1', partitions: 3 }, /dataset\.kafka\.partitions: unknown key "partitions"; did you mean dataset\.kafka\.\w+\? \(dataset\.kafka takes topic, brokers/],
+    [{ topic: 't', brokers: 'k:1', tls: { ca: 1 } }, /dataset\.kafka\.tls\.ca must be a PEM file path/],
     ['knowledge', /must be a mapping/],
   ])('refuses %j naming the key', (input, message) => {
-    expect(() => resolveKafkaConfig(input, {})).toThrow(message);
+    expect(() => resolveKafkaConfig(input)).toThrow(message);
   });
 
   it('a resolved configuration resolves to itself (the server re-resolves what it is given)', () => {

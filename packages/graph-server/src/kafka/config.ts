@@ -4,7 +4,7 @@
  *   dataset:
  *     kafka:
  *       topic: knowledge              # required; one partition (see docs/kafka.md, "Ordering")
- *       brokers: [kafka1:9092]        # or "kafka1:9092,kafka2:9092"; env KAFKA_BOOTSTRAP_SERVERS
+ *       brokers: [kafka1:9092]        # or "kafka1:9092,kafka2:9092"; env KAFKA_BOOTSTRAP_SERVERS (main.ts)
  *       group: JenaFusekiKafka        # the reference's consumer group name (reported only)
  *       start: earliest               # an empty store reads the topic from its start (or: latest)
  *       fetchMessages: 500            # most messages applied per fetch
@@ -17,6 +17,7 @@
  *       sasl: { mechanism: PLAIN, username: u, password: ${KAFKA_PASSWORD} }
  */
 import { readFileSync } from 'node:fs';
+import { checkSection, plainCopy, type Schema } from '../config-schema.js';
 
 export interface KafkaTls {
   /** PEM file paths. */
@@ -64,51 +65,75 @@ export const KAFKA_DEFAULTS = {
 
 const TOPIC = /^[A-Za-z0-9._-]{1,249}$/;
 
-/** Checks and completes `dataset.kafka` (undefined = no connector); throws TypeError naming the field. */
-export function resolveKafkaConfig(input: unknown, env: NodeJS.ProcessEnv = process.env): KafkaConfig | undefined {
-  if (input === undefined || input === null || input === false) return undefined;
-  if (typeof input !== 'object' || Array.isArray(input)) throw new TypeError('dataset.kafka must be a mapping (topic, brokers, ...)');
-  const raw = input as Record<string, unknown>;
-  const known = new Set(['topic', 'brokers', 'bootstrapServers', 'group', 'start', 'fetchMessages', 'onError', 'deadLetterTopic', 'writes', 'readWaitMs', 'startWaitMs', 'fetchWaitMs', 'tls', 'sasl', 'replicaId']);
-  for (const key of Object.keys(raw)) if (!known.has(key)) throw new TypeError(`dataset.kafka.${key} is not a setting (known: ${[...known].join(', ')})`);
+const brokersSchema: Schema = { type: ['string', 'array'], items: { type: 'string' }, message: 'must name the bootstrap brokers (host:port, ...)' };
+const count = (min: number, fallback: number): Schema => ({ type: 'integer', minimum: min, default: fallback, message: `must be a whole number of at least ${min}` });
+const oneOf = (allowed: readonly string[], fallback?: string): Schema => ({ enum: [...allowed], ...(fallback === undefined ? {} : { default: fallback }), message: `must be one of ${allowed.join(', ')}` });
 
+/** `dataset.kafka` of the configuration (config-schema.ts): its keys, kinds and defaults. */
+export const KAFKA_SCHEMA: Schema = {
+  type: 'object', additionalProperties: false, message: 'must be a mapping (topic, brokers, ...)',
+  properties: {
+    topic: { type: 'string', pattern: TOPIC.source, message: 'must be a Kafka topic name (letters, digits, . _ -)' },
+    brokers: brokersSchema,
+    bootstrapServers: brokersSchema,
+    group: { type: 'string', minLength: 1, default: KAFKA_DEFAULTS.group, message: 'must be a name' },
+    start: oneOf(['earliest', 'latest'], KAFKA_DEFAULTS.start),
+    fetchMessages: count(1, KAFKA_DEFAULTS.fetchMessages),
+    onError: oneOf(['stop', 'dead-letter'], KAFKA_DEFAULTS.onError),
+    deadLetterTopic: { type: 'string', pattern: TOPIC.source, message: 'must be a Kafka topic name' },
+    writes: oneOf(['direct', 'log'], KAFKA_DEFAULTS.writes),
+    readWaitMs: count(0, KAFKA_DEFAULTS.readWaitMs),
+    startWaitMs: count(0, KAFKA_DEFAULTS.startWaitMs),
+    fetchWaitMs: count(1, KAFKA_DEFAULTS.fetchWaitMs),
+    tls: {
+      type: ['boolean', 'object'], message: 'must be true, false or { ca, cert, key, rejectUnauthorized }',
+      additionalProperties: false,
+      properties: {
+        ca: { type: 'string', message: 'must be a PEM file path' },
+        cert: { type: 'string', message: 'must be a PEM file path' },
+        key: { type: 'string', message: 'must be a PEM file path' },
+        rejectUnauthorized: { type: 'boolean', message: 'must be true or false' },
+      },
+    },
+    sasl: {
+      type: 'object', additionalProperties: false, message: 'must be { mechanism, username, password }',
+      properties: { mechanism: { type: 'string', message: 'must be PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512' }, username: { type: 'string' }, password: { type: 'string' } },
+    },
+    replicaId: { type: 'string', pattern: '^[A-Za-z0-9._:-]{1,100}$', message: 'must be a short name (letters, digits, . _ : -)' },
+  },
+};
+
+/**
+ * Checks and completes `dataset.kafka` (undefined, null or false = no connector); throws TypeError
+ * naming the key under `where`. The brokers come from the file (`KAFKA_BOOTSTRAP_SERVERS` is put
+ * there by configFromEnv, in main.ts).
+ */
+export function resolveKafkaConfig(input: unknown, where = 'dataset.kafka'): KafkaConfig | undefined {
+  if (input === undefined || input === null || input === false) return undefined;
+  const raw = plainCopy(input) as Record<string, unknown>;
+  checkSection(KAFKA_SCHEMA, raw, where);
   const topic = raw.topic;
-  if (typeof topic !== 'string' || !TOPIC.test(topic)) throw new TypeError('dataset.kafka.topic must be a Kafka topic name (letters, digits, . _ -)');
-  const brokers = brokerList(raw.brokers ?? raw.bootstrapServers ?? env.KAFKA_BOOTSTRAP_SERVERS, 'dataset.kafka.brokers');
-  const oneOf = <T extends string>(field: string, value: unknown, allowed: readonly T[], fallback: T): T => {
-    if (value === undefined) return fallback;
-    if (typeof value !== 'string' || !allowed.includes(value as T)) throw new TypeError(`dataset.kafka.${field} must be one of ${allowed.join(', ')}`);
-    return value as T;
-  };
-  const count = (field: string, value: unknown, fallback: number, min = 0): number => {
-    if (value === undefined) return fallback;
-    if (typeof value !== 'number' || !Number.isInteger(value) || value < min) throw new TypeError(`dataset.kafka.${field} must be a whole number of at least ${min}`);
-    return value;
-  };
-  const onError = oneOf('onError', raw.onError, ['stop', 'dead-letter'] as const, KAFKA_DEFAULTS.onError);
-  const deadLetterTopic = raw.deadLetterTopic;
-  if (deadLetterTopic !== undefined && (typeof deadLetterTopic !== 'string' || !TOPIC.test(deadLetterTopic))) throw new TypeError('dataset.kafka.deadLetterTopic must be a Kafka topic name');
-  if (onError === 'dead-letter' && deadLetterTopic === undefined) throw new TypeError('dataset.kafka.onError: dead-letter needs dataset.kafka.deadLetterTopic');
-  if (deadLetterTopic === topic) throw new TypeError('dataset.kafka.deadLetterTopic must not be the topic itself');
-  const group = raw.group ?? KAFKA_DEFAULTS.group;
-  if (typeof group !== 'string' || group === '') throw new TypeError('dataset.kafka.group must be a name');
-  const replicaId = raw.replicaId;
-  if (replicaId !== undefined && (typeof replicaId !== 'string' || !/^[A-Za-z0-9._:-]{1,100}$/.test(replicaId))) throw new TypeError('dataset.kafka.replicaId must be a short name (letters, digits, . _ : -)');
+  if (typeof topic !== 'string') throw new TypeError(`${where}.topic must be a Kafka topic name (letters, digits, . _ -)`);
+  const brokers = brokerList(raw.brokers ?? raw.bootstrapServers, `${where}.brokers`);
+  const onError = raw.onError as KafkaConfig['onError'];
+  const deadLetterTopic = raw.deadLetterTopic as string | undefined;
+  if (onError === 'dead-letter' && deadLetterTopic === undefined) throw new TypeError(`${where}.onError: dead-letter needs ${where}.deadLetterTopic`);
+  if (deadLetterTopic === topic) throw new TypeError(`${where}.deadLetterTopic must not be the topic itself`);
   return {
     topic,
     brokers,
-    group,
-    start: oneOf('start', raw.start, ['earliest', 'latest'] as const, KAFKA_DEFAULTS.start),
-    fetchMessages: count('fetchMessages', raw.fetchMessages, KAFKA_DEFAULTS.fetchMessages, 1),
+    group: raw.group as string,
+    start: raw.start as KafkaConfig['start'],
+    fetchMessages: raw.fetchMessages as number,
     onError,
-    deadLetterTopic: deadLetterTopic as string | undefined,
-    writes: oneOf('writes', raw.writes, ['direct', 'log'] as const, KAFKA_DEFAULTS.writes),
-    readWaitMs: count('readWaitMs', raw.readWaitMs, KAFKA_DEFAULTS.readWaitMs),
-    startWaitMs: count('startWaitMs', raw.startWaitMs, KAFKA_DEFAULTS.startWaitMs),
-    fetchWaitMs: count('fetchWaitMs', raw.fetchWaitMs, KAFKA_DEFAULTS.fetchWaitMs, 1),
+    deadLetterTopic,
+    writes: raw.writes as KafkaConfig['writes'],
+    readWaitMs: raw.readWaitMs as number,
+    startWaitMs: raw.startWaitMs as number,
+    fetchWaitMs: raw.fetchWaitMs as number,
     tls: tlsOf(raw.tls),
-    sasl: saslOf(raw.sasl),
-    replicaId: replicaId as string | undefined,
+    sasl: saslOf(raw.sasl, `${where}.sasl`),
+    replicaId: raw.replicaId as string | undefined,
   };
 }
 
@@ -121,23 +146,20 @@ function brokerList(value: unknown, field: string): string[] {
   return brokers;
 }
 
+/** `tls` as the schema let it through: true = TLS with the system's CAs, false/absent = none. */
 function tlsOf(value: unknown): KafkaTls | undefined {
   if (value === undefined || value === false) return undefined;
   if (value === true) return {};
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new TypeError('dataset.kafka.tls must be true, false or { ca, cert, key, rejectUnauthorized }');
-  const t = value as Record<string, unknown>;
-  for (const f of ['ca', 'cert', 'key'] as const) if (t[f] !== undefined && typeof t[f] !== 'string') throw new TypeError(`dataset.kafka.tls.${f} must be a PEM file path`);
-  if (t.rejectUnauthorized !== undefined && typeof t.rejectUnauthorized !== 'boolean') throw new TypeError('dataset.kafka.tls.rejectUnauthorized must be true or false');
-  return { ca: t.ca as string | undefined, cert: t.cert as string | undefined, key: t.key as string | undefined, rejectUnauthorized: t.rejectUnauthorized as boolean | undefined };
+  const t = value as KafkaTls;
+  return { ca: t.ca, cert: t.cert, key: t.key, rejectUnauthorized: t.rejectUnauthorized };
 }
 
-function saslOf(value: unknown): KafkaSasl | undefined {
+function saslOf(value: unknown, where: string): KafkaSasl | undefined {
   if (value === undefined) return undefined;
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new TypeError('dataset.kafka.sasl must be { mechanism, username, password }');
   const s = value as Record<string, unknown>;
   const mechanism = typeof s.mechanism === 'string' ? s.mechanism.toUpperCase() : undefined;
-  if (mechanism !== 'PLAIN' && mechanism !== 'SCRAM-SHA-256' && mechanism !== 'SCRAM-SHA-512') throw new TypeError('dataset.kafka.sasl.mechanism must be PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512');
-  if (typeof s.username !== 'string' || typeof s.password !== 'string') throw new TypeError('dataset.kafka.sasl needs username and password');
+  if (mechanism !== 'PLAIN' && mechanism !== 'SCRAM-SHA-256' && mechanism !== 'SCRAM-SHA-512') throw new TypeError(`${where}.mechanism must be PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512`);
+  if (typeof s.username !== 'string' || typeof s.password !== 'string') throw new TypeError(`${where} needs username and password`);
   return { mechanism, username: s.username, password: s.password };
 }
 

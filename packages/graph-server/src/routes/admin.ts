@@ -119,16 +119,17 @@ function registerAdminRoutes(app: FastifyInstance, ctx: AdminContext, startedAt:
       if (persistent && ctx.registry.dataDir === undefined) {
         throw new GraphServerError('BAD_REQUEST', 'a persistent dataset needs server.dataDir in the configuration (the folder of datasets added over the API); add it, or ask for dbType=mem');
       }
+      // `existing` and `restore` are requests, not dataset settings.
+      const { existing: _existing, restore, ...kept } = settings as DatasetConfigInput & { existing?: unknown; restore?: unknown };
       let config: DatasetConfig;
       try {
-        config = resolveDatasetConfig({ ...settings, name, storage: persistent ? ctx.registry.folderOf(name) : undefined }, 'the dataset');
+        config = resolveDatasetConfig({ ...kept, name, storage: persistent ? ctx.registry.folderOf(name) : undefined }, 'the dataset');
       } catch (error) {
         throw new GraphServerError('BAD_REQUEST', (error as Error).message);
       }
       if (persistent && existsSync(config.storage!) && readdirSync(config.storage!).length > 0 && (settings as { existing?: unknown }).existing !== true) {
         throw new GraphServerError('CONFLICT', `the folder of dataset /${name} holds data already (a dataset of that name was removed earlier): add it with "existing": true to open that data again, or move the folder away`);
       }
-      const { existing: _existing, restore, ...kept } = settings as DatasetConfigInput & { existing?: unknown; restore?: unknown };
       if (restore !== undefined) {
         if (_existing === true) throw new GraphServerError('BAD_REQUEST', 'restore goes into a new, empty dataset: leave out "existing"');
         const task = startRestore(ctx, busy, config, restore, { name, persistent, kept, request });

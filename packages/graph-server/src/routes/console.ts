@@ -51,24 +51,22 @@ function accessServiceBase(url: string): string {
 }
 
 /**
- * The console's options from the server's configuration, each overridable from the environment
- * for when the browser reaches a service at another address than the server does (a container
- * network, a proxy): `CONSOLE_ISSUER` (default `security.openIdProviderUrl`), `CONSOLE_CLIENT_ID`
- * (default the first of `security.clientIds`), `CONSOLE_ACCESS_SERVICE_URL` (default
- * `security.userAttributesUrl`), `CONSOLE_DIR` (default the workspace's packages/console/dist).
- * A secure server missing any of the three gets no config route: the page says it cannot sign in.
+ * The console's options from the server's configuration: `console.issuer` (env `CONSOLE_ISSUER`;
+ * default `security.openIdProviderUrl`), `console.clientId` (`CONSOLE_CLIENT_ID`; default the first
+ * of `security.clientIds`), `console.accessServiceUrl` (`CONSOLE_ACCESS_SERVICE_URL`; default
+ * `security.userAttributesUrl`), `console.dir` (`CONSOLE_DIR`; default the workspace's
+ * packages/console/dist), for when the browser reaches a service at another address than the
+ * server does (a container network, a proxy). A secure server missing any of the three gets no
+ * config route: the page says it cannot sign in.
  */
-export function consoleOptions(config: GraphServerConfig, env: NodeJS.ProcessEnv = process.env): ConsoleOptions {
-  const pick = (name: string, fallback: string | undefined): string | undefined => {
-    const value = env[name]?.trim();
-    return value === undefined || value === '' ? fallback : value;
-  };
+export function consoleOptions(config: GraphServerConfig): ConsoleOptions {
+  const own = config.console ?? {};
   const { security } = config;
   const secure = security.jwksUrl !== undefined && security.jwksUrl !== '' && security.jwksUrl.toLowerCase() !== 'disabled';
-  const issuer = pick('CONSOLE_ISSUER', security.openIdProviderUrl);
-  const clientId = pick('CONSOLE_CLIENT_ID', security.clientIds?.[0]);
-  const access = pick('CONSOLE_ACCESS_SERVICE_URL', security.userAttributesUrl);
-  const dir = pick('CONSOLE_DIR', undefined);
+  const issuer = own.issuer ?? security.openIdProviderUrl;
+  const clientId = own.clientId ?? security.clientIds?.[0];
+  const access = own.accessServiceUrl ?? security.userAttributesUrl;
+  const dir = own.dir;
   const base = { dataset: config.dataset.name, labelsLegacy: config.dataset.labels.legacy, graphql: config.graphql };
   let client: ConsoleClientConfig | undefined;
   if (!secure) client = { ...base, issuer: '', clientId: '', accessServiceUrl: '', mode: 'open' };
@@ -133,7 +131,7 @@ export function registerConsole(app: FastifyInstance, options: ConsoleOptions = 
 
   app.get(CONFIG_PATH, async (_request, reply) => {
     if (options.client === undefined) {
-      throw new GraphServerError('NOT_FOUND', 'the console has no sign-in configuration: set security.openIdProviderUrl, security.clientIds and security.userAttributesUrl (or CONSOLE_ISSUER, CONSOLE_CLIENT_ID, CONSOLE_ACCESS_SERVICE_URL)');
+      throw new GraphServerError('NOT_FOUND', 'the console has no sign-in configuration: set security.openIdProviderUrl, security.clientIds and security.userAttributesUrl (or console.issuer, console.clientId, console.accessServiceUrl: CONSOLE_ISSUER, CONSOLE_CLIENT_ID, CONSOLE_ACCESS_SERVICE_URL)');
     }
     secureHeaders(reply).header('cache-control', 'no-cache');
     return options.client;
