@@ -76,6 +76,7 @@ interface KafkaSettings {
   onError?: 'stop' | 'dead-letter';
   deadLetterTopic?: string;
   replicaId?: string;
+  readWaitMs?: number;
 }
 
 async function graphServer(options: { kafka?: KafkaSettings; storage?: string; secure?: boolean; logLines?: string[] } = {}): Promise<{ server: GraphServer; base: string }> {
@@ -90,7 +91,7 @@ async function graphServer(options: { kafka?: KafkaSettings; storage?: string; s
       onError: options.kafka.onError ?? 'stop',
       ...(options.kafka.deadLetterTopic ? { deadLetterTopic: options.kafka.deadLetterTopic } : {}),
       fetchWaitMs: 100,
-      readWaitMs: 20_000,
+      readWaitMs: options.kafka.readWaitMs ?? 20_000,
       startWaitMs: 60_000,
       replicaId: options.kafka.replicaId ?? `r${servers.length + 1}`,
     };
@@ -376,8 +377,9 @@ describe('replicas', () => {
 
   it('a read asking for an offset this replica has not applied is 503 with Retry-After after readWaitMs', async () => {
     const topic = await newTopic();
-    const { server, base } = await graphServer({ kafka: { topic, writes: 'direct' } });
-    server.config.dataset.kafka!.readWaitMs = 50;
+    // (The resolved configuration is frozen: the short wait is set in the configuration itself.)
+    const { server, base } = await graphServer({ kafka: { topic, writes: 'direct', readWaitMs: 50 } });
+    expect(server.config.dataset.kafka!.readWaitMs).toBe(50);
     const r = await http(base, 'POST', '/ds/query', { user: 'admin@test', headers: { 'content-type': 'application/sparql-query', 'ianode-offset': '1000' }, body: 'ASK {}' });
     expect(r.status).toBe(503);
     expect(r.headers.get('retry-after')).toBe('1');
