@@ -24,7 +24,7 @@ const slices = arg('slices', 8);
 const isTest = (f) => /^(packages\/[^/]+\/test\/.*|test\/.*)\.test\.ts$/.test(f);
 const git = (...args) => spawnSync('git', args, { cwd: root, encoding: 'utf8' });
 const all = git('ls-files').stdout.split('\n').filter((f) => isTest(f) && !f.startsWith('test/e2e/')).sort();
-const log = git('log', `-${commits}`, '--name-only', '--format=');
+const log = git('log', '--first-parent', '-m', `-${commits}`, '--name-only', '--format='); // a merge lists what it brought in
 const changed = new Set(log.status === 0 ? log.stdout.split('\n').filter((f) => isTest(f) && all.includes(f)) : []);
 const slice = seed % slices;
 const sampled = all.filter((f) => !changed.has(f) && parseInt(createHash('sha1').update(f).digest('hex').slice(0, 8), 16) % slices === slice);
